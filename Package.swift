@@ -1,0 +1,52 @@
+// swift-tools-version:5.9
+import PackageDescription
+
+// Dependencies run one way:
+//   TraitEngine (pure Swift)      CLua + CLuaShim (C)
+//                 \                /
+//                  TraitLabLua (bindings)
+//                 /                \
+//   traitlab (command line)        TraitLabModule (traitlab.so for lua5.4)
+let package = Package(
+    name: "TraitLab",
+    products: [
+        .library(name: "TraitEngine", targets: ["TraitEngine"]),
+        .executable(name: "traitlab", targets: ["traitlab"]),
+        .library(name: "TraitLabModule", type: .dynamic, targets: ["TraitLabModule"]),
+    ],
+    targets: [
+        .target(name: "TraitEngine"),
+        .systemLibrary(
+            name: "CLua",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        .target(
+            name: "CLuaShim",
+            dependencies: ["CLua"],
+            exclude: ["lua"]
+        ),
+        .target(
+            name: "TraitLabLua",
+            dependencies: ["TraitEngine", "CLua", "CLuaShim"]
+        ),
+        .executableTarget(
+            name: "traitlab",
+            dependencies: ["TraitLabLua", "CLuaShim"],
+            linkerSettings: [.linkedLibrary("lua5.4"), .linkedLibrary("edit")]
+        ),
+        .target(
+            name: "TraitLabModule",
+            dependencies: ["TraitLabLua"]
+        ),
+        .testTarget(
+            name: "TraitEngineTests",
+            dependencies: ["TraitEngine"]
+        ),
+        .testTarget(
+            name: "TraitLabLuaTests",
+            dependencies: ["TraitLabLua", "CLua", "CLuaShim"],
+            linkerSettings: [.linkedLibrary("lua5.4")]
+        ),
+    ],
+    swiftLanguageVersions: [.v5]
+)

@@ -1,0 +1,116 @@
+// The only place where TraitLab touches the Lua C API below Swift.
+//
+// Two jobs: re-declare Lua's macros as functions Swift can call, and keep every
+// raising path (lua_error, memory errors, interrupts) in C, so that a Lua error
+// never longjmps through a Swift frame. Swift functions called from Lua return a
+// status to `tl_trampoline`, which raises only after Swift has returned.
+#ifndef CLUASHIM_H
+#define CLUASHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lua5.4/lua.h>
+#include <lua5.4/lauxlib.h>
+#include <lua5.4/lualib.h>
+
+// ---- Status codes a Swift function returns to the trampoline ----
+// >= 0: number of results on the stack.
+#define TL_RAISE_WHERE (-1)   // error message on top; prefix "chunk:line:" and raise
+#define TL_RAISE_VALUE (-2)   // error value on top; raise it unchanged
+
+// Swift installs one dispatcher for every function it exposes; `fnid` selects it.
+typedef int (*tl_dispatch_fn)(lua_State *L, int fnid);
+// Swift's finalizer for boxed objects: called from __gc with the box's payload.
+typedef void (*tl_release_fn)(void *payload, int deferred);
+void tl_set_dispatch(tl_dispatch_fn dispatch, tl_release_fn release);
+
+// ---- Per-state host record (lives in lua_getextraspace) ----
+typedef struct tl_host {
+    void *swift_host;          // the owning Swift object (unretained)
+    size_t limit;              // allocation cap in bytes, 0 = none
+    size_t used;               // bytes currently allocated through tl_alloc
+    size_t peak;               // high-water mark of `used`
+    int in_swift;              // innermost frame is Swift: allocations must not fail
+    int swift_frames;          // Swift frames anywhere on the C stack
+    int over_limit;            // an allocation in Swift went past the cap
+    volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C)
+    lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
+    void *base_ud;
+} tl_host;
+
+// Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
+lua_State *tl_newstate(size_t limit);
+// Attaches a host record to an existing state (the lua5.4 module case); idempotent.
+tl_host *tl_attach(lua_State *L);
+tl_host *tl_gethost(lua_State *L);
+// Frees the host record after lua_close (tl_newstate only).
+void tl_close(lua_State *L);
+
+// ---- Calling into Swift ----
+void tl_pushfunction(lua_State *L, int fnid);
+// A closure that first looks `key` (arg 2) up in `table_index`'s table: a function
+// there is returned as is; otherwise Swift gets (obj, key, found-value-or-nil).
+void tl_pushindexer(lua_State *L, int fnid, int table_index);
+
+// ---- Boxed Swift objects ----
+// A full userdata holding an opaque payload pointer (a retained Swift object),
+// with a magic tag so foreign userdata is never mistaken for ours.
+void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues);
+void *tl_tobox(lua_State *L, int idx, int *kind);   // payload or NULL
+void tl_setbox(lua_State *L, int idx, void *payload); // replace payload (NULL on release)
+// The __gc metamethod for boxes: calls the Swift release, deferring it when Swift
+// frames are on the stack (a finalizer must not re-enter the engine mid-operation).
+int tl_box_gc(lua_State *L);
+void tl_pushboxgc(lua_State *L);
+
+// ---- Protected calls from Swift ----
+// lua_pcall with a traceback-appending message handler, lifting the "innermost
+// frame is Swift" flag while Lua code runs.
+int tl_pcall(lua_State *L, int nargs, int nresults);
+// Runs `fn(L, ud)` in protected mode (for raising APIs such as lua_next on foreign
+// tables, luaL_loadbuffer, metamethod-triggering gets). Returns a Lua status.
+int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud);
+int tl_msghandler(lua_State *L);
+
+// ---- Interrupts (timeouts, Ctrl-C) ----
+// Safe from another thread or a signal handler: arms a count hook that raises.
+void tl_interrupt(lua_State *L, int reason);
+// Clears the hook once the chunk has unwound.
+void tl_clear_interrupt(lua_State *L);
+// Message used when an interrupt fires ("timed out" / "interrupted").
+void tl_set_timeout_message(const char *msg);
+
+// ---- Table helpers that never raise or trigger metamethods ----
+// Looks `key` (string) up on the object at idx: its metatable's fields when the
+// metatable is its own __index chain, then each __index table in turn. Pushes the
+// value (or nil) and returns its type. Never calls a function.
+int tl_rawlookup(lua_State *L, int idx, const char *key);
+
+// ---- Embedded Lua sources ----
+const char *tl_embedded_source(const char *name, size_t *len);
+
+// ---- Macro wrappers ----
+static inline int tl_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int tl_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline void tl_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline void tl_newtable(lua_State *L) { lua_newtable(L); }
+static inline const char *tl_tostring(lua_State *L, int i, size_t *len) { return lua_tolstring(L, i, len); }
+static inline lua_Number tl_tonumber(lua_State *L, int i, int *isnum) { return lua_tonumberx(L, i, isnum); }
+static inline lua_Integer tl_tointeger(lua_State *L, int i, int *isnum) { return lua_tointegerx(L, i, isnum); }
+static inline int tl_isnoneornil(lua_State *L, int i) { return lua_type(L, i) <= 0; }
+static inline void tl_insert(lua_State *L, int i) { lua_insert(L, i); }
+static inline void tl_remove(lua_State *L, int i) { lua_remove(L, i); }
+static inline void tl_replace(lua_State *L, int i) { lua_replace(L, i); }
+static inline void *tl_newuserdata(lua_State *L, size_t sz) { return lua_newuserdatauv(L, sz, 1); }
+static inline int tl_getuservalue(lua_State *L, int i) { return lua_getiuservalue(L, i, 1); }
+static inline int tl_setuservalue(lua_State *L, int i) { return lua_setiuservalue(L, i, 1); }
+static inline void tl_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+static inline int tl_isinteger(lua_State *L, int i) { return lua_isinteger(L, i); }
+static inline void tl_pushlightuserdata(lua_State *L, const void *p) { lua_pushlightuserdata(L, (void *)p); }
+static inline int tl_rawgetp(lua_State *L, int i, const void *p) { return lua_rawgetp(L, i, p); }
+static inline void tl_rawsetp(lua_State *L, int i, const void *p) { lua_rawsetp(L, i, p); }
+static inline int tl_version(void) { return LUA_VERSION_NUM; }
+static inline const char *tl_release_string(void) { return LUA_RELEASE; }
+static inline const char *tl_copyright(void) { return LUA_COPYRIGHT; }
+
+#endif

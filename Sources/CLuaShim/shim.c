@@ -1,0 +1,304 @@
+// The C side of TraitLab's Lua binding: trampolines, the allocator, boxes, and
+// interrupts. Everything that can longjmp stays here; see CLuaShim.h.
+#include "CLuaShim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tl_dispatch_fn tl_dispatch;
+static tl_release_fn tl_release;
+
+void tl_set_dispatch(tl_dispatch_fn dispatch, tl_release_fn release) {
+    tl_dispatch = dispatch;
+    tl_release = release;
+}
+
+// ---------------------------------------------------------------------------
+// Host record and allocator
+
+tl_host *tl_gethost(lua_State *L) {
+    return *(tl_host **)lua_getextraspace(L);
+}
+
+// Allocations may fail (and Lua then raises "not enough memory") only while Lua
+// code is the innermost frame. While Swift runs, a failure would longjmp through
+// it, so the cap is noted instead and the trampoline raises after Swift returns.
+static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    tl_host *h = (tl_host *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        h->base_alloc(h->base_ud, ptr, osize, 0);
+        h->used -= old;
+        return NULL;
+    }
+    int growing = nsize > old;
+    if (h->limit && growing && h->used - old + nsize > h->limit) {
+        if (!h->in_swift) return NULL;
+        h->over_limit = 1;
+    }
+    void *p = h->base_alloc(h->base_ud, ptr, osize, nsize);
+    if (p == NULL) {
+        if (h->in_swift) {
+            fputs("traitlab: out of memory while the engine was running\n", stderr);
+            abort();
+        }
+        return NULL;
+    }
+    h->used = h->used - old + nsize;
+    if (h->used > h->peak) h->peak = h->used;
+    return p;
+}
+
+static void *tl_plain_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    (void)ud; (void)osize;
+    if (nsize == 0) { free(ptr); return NULL; }
+    return realloc(ptr, nsize);
+}
+
+static int tl_panic(lua_State *L) {
+    const char *msg = lua_tostring(L, -1);
+    fprintf(stderr, "traitlab: unprotected Lua error: %s\n", msg ? msg : "(error object is not a string)");
+    return 0;  // lua_atpanic: returning aborts the process
+}
+
+static void tl_warn(void *ud, const char *msg, int tocont) {
+    (void)ud;
+    static int continuing = 0;
+    if (!continuing && !tocont && *msg == '@') return;  // control messages
+    if (!continuing) fputs("traitlab warning: ", stderr);
+    fputs(msg, stderr);
+    if (!tocont) fputc('\n', stderr);
+    continuing = tocont;
+}
+
+lua_State *tl_newstate(size_t limit) {
+    tl_host *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->limit = limit;
+    h->base_alloc = tl_plain_alloc;
+    lua_State *L = lua_newstate(tl_alloc, h);
+    if (!L) { free(h); return NULL; }
+    *(tl_host **)lua_getextraspace(L) = h;
+    lua_atpanic(L, tl_panic);
+    lua_setwarnf(L, tl_warn, NULL);
+    return L;
+}
+
+tl_host *tl_attach(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (h) return h;
+    h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    h->base_alloc = lua_getallocf(L, &h->base_ud);
+    lua_setallocf(L, tl_alloc, h);
+    *(tl_host **)lua_getextraspace(L) = h;
+    return h;
+}
+
+void tl_close(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    lua_close(L);
+    free(h);
+}
+
+// ---------------------------------------------------------------------------
+// Trampolines: the only way Lua enters Swift.
+
+static int tl_call_swift(lua_State *L, int fnid) {
+    tl_host *h = tl_gethost(L);
+    int saved = h->in_swift;
+    h->in_swift = 1;
+    h->swift_frames++;
+    int n = tl_dispatch(L, fnid);
+    h->swift_frames--;
+    h->in_swift = saved;
+    if (h->over_limit && !h->in_swift) {
+        h->over_limit = 0;
+        if (h->limit && h->used > h->limit) {
+            lua_pushliteral(L, "not enough memory (memory limit exceeded)");
+            return lua_error(L);
+        }
+    }
+    if (n == TL_RAISE_WHERE) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    if (n == TL_RAISE_VALUE) return lua_error(L);
+    return n;
+}
+
+static int tl_trampoline(lua_State *L) {
+    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+void tl_pushfunction(lua_State *L, int fnid) {
+    lua_pushinteger(L, fnid);
+    lua_pushcclosure(L, tl_trampoline, 1);
+}
+
+static int tl_indexer(lua_State *L) {
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
+    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+void tl_pushindexer(lua_State *L, int fnid, int table_index) {
+    table_index = lua_absindex(L, table_index);
+    lua_pushinteger(L, fnid);
+    lua_pushvalue(L, table_index);
+    lua_pushcclosure(L, tl_indexer, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Boxes
+
+#define TL_BOX_MAGIC 0x54726169744c6162ULL  // "TraitLab"
+
+typedef struct tl_box {
+    uint64_t magic;
+    void *payload;
+    int kind;
+} tl_box;
+
+void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues) {
+    tl_box *b = lua_newuserdatauv(L, sizeof *b, nuservalues);
+    b->magic = TL_BOX_MAGIC;
+    b->payload = payload;
+    b->kind = kind;
+    return b;
+}
+
+static tl_box *tl_checkedbox(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TUSERDATA) return NULL;
+    if (lua_rawlen(L, idx) != sizeof(tl_box)) return NULL;
+    tl_box *b = lua_touserdata(L, idx);
+    return b->magic == TL_BOX_MAGIC ? b : NULL;
+}
+
+void *tl_tobox(lua_State *L, int idx, int *kind) {
+    tl_box *b = tl_checkedbox(L, idx);
+    if (!b || !b->payload) return NULL;
+    if (kind) *kind = b->kind;
+    return b->payload;
+}
+
+void tl_setbox(lua_State *L, int idx, void *payload) {
+    tl_box *b = tl_checkedbox(L, idx);
+    if (b) b->payload = payload;
+}
+
+int tl_box_gc(lua_State *L) {
+    tl_box *b = tl_checkedbox(L, 1);
+    if (!b || !b->payload) return 0;
+    void *payload = b->payload;
+    b->payload = NULL;
+    tl_host *h = tl_gethost(L);
+    int saved = h->in_swift;
+    h->in_swift = 1;
+    tl_release(payload, h->swift_frames > 0);
+    h->in_swift = saved;
+    return 0;
+}
+
+void tl_pushboxgc(lua_State *L) {
+    lua_pushcfunction(L, tl_box_gc);
+}
+
+// ---------------------------------------------------------------------------
+// Protected calls
+
+int tl_msghandler(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+int tl_pcall(lua_State *L, int nargs, int nresults) {
+    tl_host *h = tl_gethost(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, tl_msghandler);
+    lua_insert(L, base);
+    int saved = h->in_swift;
+    h->in_swift = 0;
+    int status = lua_pcall(L, nargs, nresults, base);
+    h->in_swift = saved;
+    lua_remove(L, base);
+    return status;
+}
+
+typedef struct { lua_CFunction fn; void *ud; } tl_cpcall_args;
+
+int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud) {
+    tl_host *h = tl_gethost(L);
+    int saved = h->in_swift;
+    h->in_swift = 0;
+    lua_pushcfunction(L, fn);
+    lua_pushlightuserdata(L, ud);
+    int status = lua_pcall(L, 1, LUA_MULTRET, 0);
+    h->in_swift = saved;
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Interrupts: a count hook armed only when needed, so normal runs pay nothing.
+
+static const char *tl_timeout_message = "timed out";
+
+void tl_set_timeout_message(const char *msg) {
+    tl_timeout_message = msg;
+}
+
+static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    tl_host *h = tl_gethost(L);
+    int reason = h ? h->interrupt : 0;
+    if (reason == 0) { lua_sethook(L, NULL, 0, 0); return; }
+    // Stays armed: a pcall in the script cannot swallow it for good.
+    luaL_error(L, "%s", reason == 1 ? tl_timeout_message : "interrupted!");
+}
+
+void tl_interrupt(lua_State *L, int reason) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->interrupt = reason;
+    lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void tl_clear_interrupt(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->interrupt = 0;
+    lua_sethook(L, NULL, 0, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Raw method lookup along a metatable/__index chain.
+
+int tl_rawlookup(lua_State *L, int idx, const char *key) {
+    // Follows Lua's own rule (raw get on tables, then the metatable's __index
+    // while it is a table) but never calls a function, so it cannot raise.
+    lua_pushvalue(L, idx);
+    for (int depth = 0; depth < 64; depth++) {
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            lua_pushstring(L, key);
+            if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
+            lua_pop(L, 1);
+        }
+        if (!lua_getmetatable(L, -1)) break;
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
+        lua_remove(L, -2);   // metatable
+        lua_remove(L, -2);   // previous link
+        if (lua_type(L, -1) != LUA_TTABLE) break;
+    }
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    return LUA_TNIL;
+}

@@ -1,0 +1,55 @@
+/// An RGBA color with components from 0 to 1.
+public struct Color: Hashable, CustomStringConvertible, Sendable {
+    public var red, green, blue, alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) throws {
+        for (n, v) in [("red", red), ("green", green), ("blue", blue), ("alpha", alpha)] where !(0...1).contains(v) {
+            throw TraitError("color component \(n) must be between 0 and 1, got \(formatNumber(v))")
+        }
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    /// Parses `#RRGGBB` or `#RRGGBBAA`.
+    public init(hex: String) throws {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6 || digits.count == 8, let n = UInt64(digits, radix: 16) else {
+            throw TraitError("color '\(hex)' is not in the form #RRGGBB or #RRGGBBAA")
+        }
+        let v = digits.count == 6 ? (n << 8) | 0xFF : n
+        func c(_ shift: UInt64) -> Double { Double((v >> shift) & 0xFF) / 255 }
+        try self.init(red: c(24), green: c(16), blue: c(8), alpha: c(0))
+    }
+
+    /// `#RRGGBB`, with `AA` appended when not opaque.
+    public var hexString: String {
+        func h(_ x: Double) -> String {
+            let n = Int((x * 255).rounded())
+            let s = String(n, radix: 16, uppercase: true)
+            return s.count == 1 ? "0" + s : s
+        }
+        return "#" + h(red) + h(green) + h(blue) + (alpha < 1 ? h(alpha) : "")
+    }
+
+    public var description: String { hexString }
+}
+
+/// A color that resolves differently depending on traits (`UIColor(dynamicProvider:)`).
+public final class DynamicColor {
+    public let provider: (TraitCollection) throws -> Color
+    public init(provider: @escaping (TraitCollection) throws -> Color) { self.provider = provider }
+}
+
+/// What a color property holds: a fixed color or a dynamic one.
+public enum ColorValue {
+    case fixed(Color)
+    case dynamic(DynamicColor)
+
+    /// The concrete color for a trait collection (`resolvedColor(with:)`).
+    public func resolved(with traits: TraitCollection) throws -> Color {
+        switch self {
+        case .fixed(let c): return c
+        case .dynamic(let d): return try d.provider(traits)
+        }
+    }
+}

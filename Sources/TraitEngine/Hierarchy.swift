@@ -1,0 +1,514 @@
+/// How traits flow between view controllers and views.
+public enum HierarchyMode: String, CaseIterable, Sendable {
+    /// iOS 17 and later: a view controller inherits from its view's superview.
+    case ios17
+    /// Before iOS 17: view controllers inherit from their parent view controller.
+    case legacy
+}
+
+// MARK: - Screen
+
+/// The device: the root of the hierarchy, holding the device traits.
+public final class Screen: TraitEnvironment {
+    private var pendingDeviceTraits: TraitCollection?
+    var scenes: [WindowScene] { sceneRefs.map { $0.scene } }
+    private var sceneRefs: [UnownedScene] = []
+
+    private struct UnownedScene { unowned(unsafe) let scene: WindowScene }
+
+    /// A screen with the given device traits, in effect at once.
+    public init(world: TraitWorld, traits: TraitCollection) {
+        super.init(world: world, className: "Screen")
+        traitCollection = traits
+    }
+
+    /// Simulates the system changing device traits; applied at the next update.
+    public func setTraits(_ mutations: (inout MutableTraits) throws -> Void) rethrows {
+        let base = pendingDeviceTraits ?? traitCollection
+        let next = try base.modifyingTraits(mutations)
+        pendingDeviceTraits = next
+        pending.insert(.traits)
+        world.hasPendingWork = true
+        world.pendingScreens.append(self)
+    }
+
+    func computeDeviceTraits() -> TraitCollection {
+        defer { pendingDeviceTraits = nil }
+        return pendingDeviceTraits ?? traitCollection
+    }
+
+    func attach(_ s: WindowScene) { sceneRefs.append(UnownedScene(scene: s)) }
+    func detach(_ s: WindowScene) { sceneRefs.removeAll { $0.scene === s } }
+
+    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        for r in sceneRefs where r.scene.isConnected { try body(r.scene) }
+    }
+}
+
+// MARK: - Window scene
+
+/// A window scene: inherits from its screen, holds its windows.
+public final class WindowScene: TraitEnvironment {
+    public let screen: Screen
+    public private(set) var windows: [Window] = []
+    public private(set) var isConnected = true
+
+    public init(world: TraitWorld, screen: Screen) {
+        self.screen = screen
+        super.init(world: world, className: "WindowScene")
+        screen.attach(self)
+        screen.retainedByTree()
+        world.connect(self)
+        retainedByTree()
+        setNeedsStructureUpdate()
+    }
+
+    deinit {
+        for w in windows {
+            w.windowScene = nil
+            w.releasedByTree()
+        }
+        screen.detach(self)
+        screen.releasedByTree()
+    }
+
+    /// Disconnects the scene (the app releases it); its windows stop updating.
+    public func disconnect() {
+        guard isConnected else { return }
+        isConnected = false
+        world.disconnect(self)
+        world.structureChanged = true
+        world.hasPendingWork = true
+        releasedByTree()
+    }
+
+    override public var traitParent: TraitEnvironment? { screen }
+
+    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        for w in windows { try body(w) }
+    }
+
+    func add(_ w: Window) {
+        windows.append(w)
+        w.retainedByTree()
+    }
+
+    func remove(_ w: Window) {
+        guard let i = windows.firstIndex(where: { $0 === w }) else { return }
+        windows.remove(at: i)
+        world.structureChanged = true
+        w.releasedByTree()
+    }
+}
+
+// MARK: - View
+
+/// A view: inherits from the view controller that owns it, else from its superview.
+open class View: TraitEnvironment {
+    public private(set) unowned(unsafe) var superview: View?
+    public private(set) var subviews: [View] = []
+    /// The view controller whose `view` this is.
+    public internal(set) unowned(unsafe) var owningViewController: ViewController?
+    /// The background color; dynamic colors resolve against the view's traits.
+    public var backgroundColor: ColorValue? { didSet { setNeedsDisplay() } }
+
+    override public init(world: TraitWorld, className: String = "View") {
+        super.init(world: world, className: className)
+    }
+
+    deinit {
+        for s in subviews {
+            s.superview = nil
+            s.releasedByTree()
+        }
+    }
+
+    override public var traitParent: TraitEnvironment? {
+        if let vc = owningViewController, vc.viewIfLoaded === self { return vc }
+        return superview
+    }
+
+    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        for s in subviews { try body(s.owningViewController ?? s) }
+    }
+
+    /// The window this view is in: up the superviews, or through the presenting
+    /// view controller for a presented view.
+    public var window: Window? {
+        var v: View = self
+        var steps = 0
+        while true {
+            if let w = v as? Window { return w }
+            if let s = v.superview { v = s }
+            else if let vc = v.owningViewController, let presenter = vc.presentingViewController,
+                    let pv = presenter.viewIfLoaded { v = pv }
+            else { return nil }
+            steps += 1
+            if steps > 1_000_000 { return nil }
+        }
+    }
+
+    /// Whether `other` is this view or one of its ancestors (superviews, or the
+    /// views of presenting view controllers).
+    func hasAncestor(_ other: View) -> Bool {
+        var v: View? = self
+        while let cur = v {
+            if cur === other { return true }
+            if let s = cur.superview { v = s }
+            else if let vc = cur.owningViewController, let p = vc.presentingViewController { v = p.viewIfLoaded }
+            else { v = nil }
+        }
+        return false
+    }
+
+    /// Adds `view` as the last subview, moving it from its previous superview.
+    /// Adding a view below itself, or a window, is an error and changes nothing.
+    public func addSubview(_ view: View) throws {
+        try insertSubview(view, at: nil)
+    }
+
+    public func insertSubview(_ view: View, at index: Int?) throws {
+        if view is Window { throw TraitError("cannot add \(view) as a subview: a window has no superview") }
+        if hasAncestor(view) {
+            throw TraitError(view === self ? "cannot add \(view) as a subview of itself"
+                             : "cannot add \(view) as a subview of \(self): it is an ancestor of \(self)")
+        }
+        if let vc = view.owningViewController, vc.windowAsRoot != nil || vc.presentingViewController != nil {
+            throw TraitError("cannot add \(view) as a subview: it is the view of \(vc), which is \(vc.windowAsRoot != nil ? "a window's root view controller" : "presented")")
+        }
+        if let i = index, i < 0 || i > subviews.count - (view.superview === self ? 1 : 0) {
+            throw TraitError("subview index \(i + 1) is out of range (1 to \(subviews.count + 1))")
+        }
+        let old = view.superview
+        if let old {
+            old.subviews.removeAll { $0 === view }
+        } else {
+            view.retainedByTree()
+        }
+        view.superview = self
+        if let i = index { subviews.insert(view, at: i) } else { subviews.append(view) }
+        if old != nil { world.structureChanged = true }
+        view.traitHost.setNeedsStructureUpdate()
+        setNeedsLayout()
+    }
+
+    /// Removes this view from its superview; harmless when it has none.
+    public func removeFromSuperview() {
+        guard let s = superview else { return }
+        s.subviews.removeAll { $0 === self }
+        superview = nil
+        world.structureChanged = true
+        world.hasPendingWork = true
+        s.setNeedsLayout()
+        releasedByTree()
+    }
+
+    /// The environment that carries this view in the trait tree: its owning
+    /// view controller when it has one.
+    var traitHost: TraitEnvironment {
+        if let vc = owningViewController, vc.viewIfLoaded === self { return vc }
+        return self
+    }
+
+    // MARK: Layout and display
+
+    public func setNeedsLayout() {
+        pending.insert(.layout)
+        propagateUp(.subtreeLayout)
+    }
+
+    public func setNeedsDisplay() {
+        pending.insert(.display)
+        propagateUp(.subtreeDisplay)
+    }
+
+    public func setNeedsUpdateProperties() {
+        pending.insert(.properties)
+        propagateUp(.subtreeProperties)
+    }
+
+    /// Updates traits and lays out this view's subtree at once.
+    public func layoutIfNeeded() throws {
+        try updateTraitsIfNeeded()
+        try world.layoutNow(self)
+    }
+
+    override open func perform(_ action: BuiltinAction) throws {
+        switch action {
+        case .setNeedsLayout: setNeedsLayout()
+        case .setNeedsDisplay: setNeedsDisplay()
+        case .setNeedsUpdateProperties: setNeedsUpdateProperties()
+        case .layoutIfNeeded: try layoutIfNeeded()
+        case .updateTraitsIfNeeded: try updateTraitsIfNeeded()
+        }
+    }
+
+    open func layoutSubviews() throws { try invoke(.layoutSubviews) }
+    open func draw() throws { try invoke(.draw) }
+    open func updateProperties() throws { try invoke(.updateProperties) }
+}
+
+// MARK: - Window
+
+/// A window: a view that inherits from its window scene and hosts a root view controller.
+public final class Window: View {
+    public internal(set) unowned(unsafe) var windowScene: WindowScene?
+    public private(set) var rootViewController: ViewController?
+
+    public init(world: TraitWorld) {
+        super.init(world: world, className: "Window")
+    }
+
+    deinit {
+        if let root = rootViewController {
+            root.windowAsRoot = nil
+            root.releasedByTree()
+        }
+    }
+
+    override public var traitParent: TraitEnvironment? { windowScene }
+
+    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        if let root = rootViewController { try body(root) }
+        for s in subviews where s.owningViewController == nil || s.owningViewController !== rootViewController {
+            try body(s.owningViewController ?? s)
+        }
+    }
+
+    /// Moves the window to `scene` (or out of any scene with nil).
+    public func setWindowScene(_ scene: WindowScene?) {
+        if scene === windowScene { return }
+        let keep = Unmanaged.passRetained(self)
+        defer { keep.release() }
+        if let old = windowScene { old.remove(self) }
+        windowScene = scene
+        if let scene { scene.add(self) }
+        world.structureChanged = true
+        setNeedsStructureUpdate()
+    }
+
+    /// Sets the root view controller, loading its view and making it the
+    /// window's first subview. A controller that already has a window, a parent
+    /// or a presenter is refused.
+    public func setRootViewController(_ vc: ViewController?) throws {
+        if vc === rootViewController { return }
+        if let vc {
+            if let w = vc.windowAsRoot { throw TraitError("\(vc) is already the root view controller of \(w)") }
+            if let p = vc.parent { throw TraitError("\(vc) is a child of \(p); remove it from its parent first") }
+            if let p = vc.presentingViewController { throw TraitError("\(vc) is presented by \(p); dismiss it first") }
+            if let v = vc.viewIfLoaded, v.superview != nil, v.superview !== self {
+                throw TraitError("the view of \(vc) is already in another superview; remove it first")
+            }
+        }
+        if let old = rootViewController {
+            rootViewController = nil
+            old.windowAsRoot = nil
+            old.viewIfLoaded?.removeFromSuperview()
+            old.releasedByTree()
+            world.structureChanged = true
+        }
+        guard let vc else { return }
+        rootViewController = vc
+        vc.windowAsRoot = self
+        vc.retainedByTree()
+        let v = try vc.loadViewIfNeeded()
+        if v.superview !== self { try insertSubview(v, at: 0) }
+        vc.setNeedsStructureUpdate()
+    }
+}
+
+// MARK: - View controller
+
+/// A view controller: owns a view (created on first access), children, and
+/// what it presents.
+open class ViewController: TraitEnvironment {
+    enum Appearance { case disappeared, appearing, appeared, disappearing }
+
+    public private(set) var viewIfLoaded: View?
+    public private(set) unowned(unsafe) var parent: ViewController?
+    public private(set) var children: [ViewController] = []
+    /// The window this controller is the root of.
+    public internal(set) unowned(unsafe) var windowAsRoot: Window?
+    /// When presented: the presentation controller presenting it.
+    public internal(set) unowned(unsafe) var presentationController: PresentationController?
+    /// The presentation controller of what this controller presents.
+    public private(set) var presentingController: PresentationController?
+    var appearance = Appearance.disappeared
+    /// Builds the view on first access (`loadView`); nil gives a plain `View`.
+    public var makeView: ((ViewController) throws -> View)?
+
+    override public init(world: TraitWorld, className: String = "ViewController") {
+        super.init(world: world, className: className)
+    }
+
+    deinit {
+        if let v = viewIfLoaded {
+            v.owningViewController = nil
+            v.releasedByTree()
+        }
+        for c in children {
+            c.parent = nil
+            c.releasedByTree()
+        }
+        if let pc = presentingController { pc.releasedByTree() }
+    }
+
+    public var presentedViewController: ViewController? { presentingController?.presentedViewController }
+    public var presentingViewController: ViewController? { presentationController?.presentingViewController }
+
+    override public var traitParent: TraitEnvironment? {
+        if let w = windowAsRoot { return w }
+        if let pc = presentationController { return pc }
+        if world.hierarchyMode == .ios17, let s = viewIfLoaded?.superview { return s }
+        return parent
+    }
+
+    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        if let v = viewIfLoaded { try body(v) }
+        if let pc = presentingController { try body(pc) }
+        for c in children { try body(c) }
+    }
+
+    /// The view, loading it (and calling `viewDidLoad`) on first access.
+    public func loadViewIfNeeded() throws -> View {
+        if let v = viewIfLoaded { return v }
+        let v = try makeView?(self) ?? View(world: world)
+        if let owner = v.owningViewController, owner !== self {
+            throw TraitError("\(v) is already the view of \(owner)")
+        }
+        viewIfLoaded = v
+        v.owningViewController = self
+        v.retainedByTree()
+        try invoke(.viewDidLoad)
+        return v
+    }
+
+    /// Whether the view is loaded and in a window of a connected scene.
+    var isViewInWindow: Bool {
+        guard let w = viewIfLoaded?.window, let scene = w.windowScene else { return false }
+        return scene.isConnected
+    }
+
+    /// Whether `other` is this controller or above it (parents, presenters).
+    func hasAncestor(_ other: ViewController) -> Bool {
+        var c: ViewController? = self
+        while let cur = c {
+            if cur === other { return true }
+            c = cur.parent ?? cur.presentingViewController
+        }
+        return false
+    }
+
+    /// Adds a child view controller. A controller that already has a parent,
+    /// a window or a presenter, or that is above this one, is refused.
+    public func addChild(_ child: ViewController) throws {
+        if hasAncestor(child) {
+            throw TraitError(child === self ? "cannot add \(child) as a child of itself"
+                             : "cannot add \(child) as a child of \(self): it is an ancestor of \(self)")
+        }
+        if let p = child.parent { throw TraitError("\(child) is already a child of \(p); remove it from its parent first") }
+        if let w = child.windowAsRoot { throw TraitError("\(child) is the root view controller of \(w)") }
+        if let p = child.presentingViewController { throw TraitError("\(child) is presented by \(p)") }
+        children.append(child)
+        child.parent = self
+        child.retainedByTree()
+        child.setNeedsStructureUpdate()
+    }
+
+    /// Removes this controller from its parent; harmless without one.
+    public func removeFromParent() {
+        guard let p = parent else { return }
+        p.children.removeAll { $0 === self }
+        parent = nil
+        world.structureChanged = true
+        world.hasPendingWork = true
+        setNeedsStructureUpdate()
+        releasedByTree()
+    }
+
+    /// Presents `other` through a new presentation controller. Its view joins
+    /// this controller's window.
+    public func present(_ other: ViewController) throws {
+        if let current = presentedViewController {
+            throw TraitError("\(self) is already presenting \(current); dismiss it first")
+        }
+        if other.hasAncestor(self) || hasAncestor(other) {
+            throw TraitError("cannot present \(other) from \(self): it is \(other === self ? "the same view controller" : "in the same chain")")
+        }
+        if let p = other.parent { throw TraitError("\(other) is a child of \(p); remove it from its parent first") }
+        if let w = other.windowAsRoot { throw TraitError("\(other) is the root view controller of \(w)") }
+        if let p = other.presentingViewController { throw TraitError("\(other) is already presented by \(p)") }
+        if let v = other.viewIfLoaded, v.superview != nil {
+            throw TraitError("the view of \(other) is in a superview; remove it first")
+        }
+        let pc = PresentationController(world: world, presenting: self, presented: other)
+        presentingController = pc
+        pc.retainedByTree()
+        other.presentationController = pc
+        _ = try other.loadViewIfNeeded()
+        pc.setNeedsStructureUpdate()
+    }
+
+    /// Dismisses what this controller presents, or itself when it is presented.
+    public func dismiss() {
+        if let pc = presentingController {
+            presentingController = nil
+            pc.presentedViewController.presentationController = nil
+            world.structureChanged = true
+            world.hasPendingWork = true
+            pc.presentedViewController.setNeedsStructureUpdate()
+            pc.releasedByTree()
+        } else if let presenter = presentingViewController {
+            presenter.dismiss()
+        }
+    }
+
+    override open func perform(_ action: BuiltinAction) throws {
+        switch action {
+        case .updateTraitsIfNeeded: try updateTraitsIfNeeded()
+        default: try viewIfLoaded?.perform(action)
+        }
+    }
+
+    open func viewDidLoad() throws { try invoke(.viewDidLoad) }
+    open func viewWillAppear() throws { try invoke(.viewWillAppear) }
+    open func viewIsAppearing() throws { try invoke(.viewIsAppearing) }
+    open func viewDidAppear() throws { try invoke(.viewDidAppear) }
+    open func viewWillDisappear() throws { try invoke(.viewWillDisappear) }
+    open func viewDidDisappear() throws { try invoke(.viewDidDisappear) }
+    open func viewWillLayoutSubviews() throws { try invoke(.viewWillLayoutSubviews) }
+    open func viewDidLayoutSubviews() throws { try invoke(.viewDidLayoutSubviews) }
+    open func updateProperties() throws { try invoke(.updateProperties) }
+}
+
+// MARK: - Presentation controller
+
+/// Manages one presentation: inherits from the presenting view controller,
+/// and the presented view controller inherits from it.
+public final class PresentationController: TraitEnvironment {
+    /// Weak: a script may keep the presentation controller after its presenter is gone.
+    public private(set) weak var presentingViewController: ViewController?
+    public let presentedViewController: ViewController
+
+    init(world: TraitWorld, presenting: ViewController, presented: ViewController) {
+        self.presentingViewController = presenting
+        self.presentedViewController = presented
+        super.init(world: world, className: "PresentationController")
+        presented.retainedByTree()
+    }
+
+    deinit {
+        if presentedViewController.presentationController === self {
+            presentedViewController.presentationController = nil
+        }
+        presentedViewController.releasedByTree()
+    }
+
+    override public var traitParent: TraitEnvironment? {
+        presentedViewController.presentationController === self ? presentingViewController : nil
+    }
+
+    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        if presentedViewController.presentationController === self { try body(presentedViewController) }
+    }
+}

@@ -1,0 +1,56 @@
+/// UIKit's system traits, with UIKit's property names, cases and defaults.
+///
+/// Each definition's `name` is its type name without the `UITrait` prefix
+/// (`HorizontalSizeClass`), and its identifier is `UIKit.<property>` so system
+/// values take part in JSON encoding.
+public enum SystemTraits {
+    private static func enumTrait(_ name: String, _ cases: [String], colors: Bool = false) -> TraitDefinition {
+        let e = TraitEnum(name: "UI" + name, cases: cases)
+        let property = TraitDefinition.defaultProperty(for: name)
+        return try! TraitDefinition(name: name, valueType: .enumeration(e), defaultValue: .string(cases[0]), // invariant: literal cases
+                                    identifier: "UIKit." + property, affectsColorAppearance: colors, isSystem: true)
+    }
+
+    public static let userInterfaceIdiom = enumTrait("UserInterfaceIdiom", ["unspecified", "phone", "pad", "tv", "carPlay", "mac", "vision"], colors: true)
+    public static let userInterfaceStyle = enumTrait("UserInterfaceStyle", ["unspecified", "light", "dark"], colors: true)
+    public static let horizontalSizeClass = enumTrait("HorizontalSizeClass", ["unspecified", "compact", "regular"])
+    public static let verticalSizeClass = enumTrait("VerticalSizeClass", ["unspecified", "compact", "regular"])
+    public static let displayScale = try! TraitDefinition(name: "DisplayScale", valueType: .number, defaultValue: .number(0), // invariant: literal
+                                                          identifier: "UIKit.displayScale", isSystem: true)
+    public static let layoutDirection = enumTrait("LayoutDirection", ["unspecified", "leftToRight", "rightToLeft"])
+    public static let preferredContentSizeCategory = enumTrait("PreferredContentSizeCategory", [
+        "unspecified", "extraSmall", "small", "medium", "large", "extraLarge", "extraExtraLarge",
+        "extraExtraExtraLarge", "accessibilityMedium", "accessibilityLarge", "accessibilityExtraLarge",
+        "accessibilityExtraExtraLarge", "accessibilityExtraExtraExtraLarge",
+    ])
+    public static let legibilityWeight = enumTrait("LegibilityWeight", ["unspecified", "regular", "bold"])
+    public static let accessibilityContrast = enumTrait("AccessibilityContrast", ["unspecified", "normal", "high"], colors: true)
+    public static let userInterfaceLevel = enumTrait("UserInterfaceLevel", ["unspecified", "base", "elevated"], colors: true)
+    public static let displayGamut = enumTrait("DisplayGamut", ["unspecified", "SRGB", "P3"], colors: true)
+    public static let activeAppearance = enumTrait("ActiveAppearance", ["unspecified", "active", "inactive"], colors: true)
+    public static let forceTouchCapability = enumTrait("ForceTouchCapability", ["unknown", "unavailable", "available"])
+    public static let imageDynamicRange = enumTrait("ImageDynamicRange", ["unspecified", "standard", "constrainedHigh", "high"])
+    public static let toolbarItemPresentationSize = enumTrait("ToolbarItemPresentationSize", ["unspecified", "regular", "small", "large"])
+    public static let sceneCaptureState = enumTrait("SceneCaptureState", ["unspecified", "inactive", "active"])
+    public static let listEnvironment = enumTrait("ListEnvironment", ["unspecified", "none", "plain", "grouped", "insetGrouped", "sidebar", "sidebarPlain"])
+    public static let typesettingLanguage = try! TraitDefinition(name: "TypesettingLanguage", valueType: .string, defaultValue: .none, // invariant: literal
+                                                                 isOptional: true, identifier: "UIKit.typesettingLanguage", isSystem: true)
+
+    /// Every system trait, in a stable order.
+    public static let all: [TraitDefinition] = [
+        userInterfaceIdiom, userInterfaceStyle, horizontalSizeClass, verticalSizeClass, displayScale,
+        layoutDirection, preferredContentSizeCategory, legibilityWeight, accessibilityContrast,
+        userInterfaceLevel, displayGamut, activeAppearance, forceTouchCapability, imageDynamicRange,
+        toolbarItemPresentationSize, sceneCaptureState, listEnvironment, typesettingLanguage,
+    ]
+
+    /// `UITraitCollection.systemTraitsAffectingColorAppearance`.
+    public static let affectingColorAppearance: [TraitDefinition] = [
+        userInterfaceIdiom, userInterfaceStyle, displayGamut, accessibilityContrast, userInterfaceLevel, activeAppearance,
+    ]
+
+    /// `UITraitCollection.systemTraitsAffectingImageLookup`.
+    public static let affectingImageLookup: [TraitDefinition] = affectingColorAppearance + [
+        layoutDirection, displayScale, horizontalSizeClass, verticalSizeClass, preferredContentSizeCategory, legibilityWeight,
+    ]
+}

@@ -1,0 +1,200 @@
+/// An immutable set of trait values (UIKit's `UITraitCollection`).
+///
+/// Only values that differ from their trait's default are stored, sorted by
+/// definition id, so two equal collections have equal entries. Collections are
+/// shared by identity wherever possible: an environment without overrides holds
+/// its parent's collection object, so "did anything change?" is usually one
+/// pointer compare.
+///
+/// ```swift
+/// let tc = TraitCollection { $0[SystemTraits.horizontalSizeClass] = .string("compact") }
+/// tc[SystemTraits.horizontalSizeClass]   // .string("compact")
+/// ```
+public final class TraitCollection: Hashable, CustomStringConvertible {
+    public struct Entry: Equatable {
+        public let definition: TraitDefinition
+        public let value: TraitValue
+    }
+
+    /// Non-default values, sorted by definition id.
+    public let entries: [Entry]
+    private let hashCode: Int
+
+    /// The collection with every trait at its default.
+    nonisolated(unsafe) public static let empty = TraitCollection(canonical: [])
+    /// Collections created so far (instrumentation: `ui.stats().collectionsCreated`).
+    nonisolated(unsafe) public internal(set) static var createdCount = 0
+    /// Records trait reads of one collection while automatic trait tracking is on.
+    nonisolated(unsafe) static var tracker: TraitReadTracker?
+
+    init(canonical entries: [Entry]) {
+        self.entries = entries
+        var h = Hasher()
+        for e in entries {
+            h.combine(e.definition.id)
+            h.combine(e.value)
+        }
+        self.hashCode = h.finalize()
+        TraitCollection.createdCount += 1
+    }
+
+    /// Builds a collection by applying `mutations` to an empty one
+    /// (`UITraitCollection(mutations:)`).
+    public convenience init(mutations: (inout MutableTraits) throws -> Void) rethrows {
+        var m = MutableTraits(base: .empty)
+        try mutations(&m)
+        self.init(canonical: m.canonicalEntries())
+    }
+
+    /// The value of `definition`, or its default when unset.
+    public subscript(definition: TraitDefinition) -> TraitValue {
+        if let t = TraitCollection.tracker, t.collection === self { t.record(definition) }
+        return rawValue(definition)
+    }
+
+    /// The value without recording a tracked read.
+    public func rawValue(_ definition: TraitDefinition) -> TraitValue {
+        let id = definition.id
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let eid = entries[mid].definition.id
+            if eid == id { return entries[mid].value }
+            if eid < id { lo = mid + 1 } else { hi = mid }
+        }
+        return definition.defaultValue
+    }
+
+    /// A new collection with `mutations` applied (`modifyingTraits`). Returns
+    /// `self` when nothing changed.
+    public func modifyingTraits(_ mutations: (inout MutableTraits) throws -> Void) rethrows -> TraitCollection {
+        var m = MutableTraits(base: self)
+        try mutations(&m)
+        return m.makeCollection()
+    }
+
+    /// The definitions whose values differ between the two collections, sorted by id.
+    public func changedTraits(from other: TraitCollection) -> [TraitDefinition] {
+        if other === self { return [] }
+        var result: [TraitDefinition] = []
+        var i = 0, j = 0
+        let a = entries, b = other.entries
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i].definition.id < b[j].definition.id) {
+                result.append(a[i].definition); i += 1
+            } else if i == a.count || b[j].definition.id < a[i].definition.id {
+                result.append(b[j].definition); j += 1
+            } else {
+                if a[i].value != b[j].value { result.append(a[i].definition) }
+                i += 1; j += 1
+            }
+        }
+        return result
+    }
+
+    /// This collection with `overrides` applied on top; `self` when they change nothing.
+    func applying(_ overrides: [Entry]) -> TraitCollection {
+        if overrides.isEmpty { return self }
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + overrides.count)
+        var i = 0, j = 0
+        while i < entries.count || j < overrides.count {
+            if j == overrides.count || (i < entries.count && entries[i].definition.id < overrides[j].definition.id) {
+                merged.append(entries[i]); i += 1
+            } else {
+                let o = overrides[j]
+                if o.value != o.definition.defaultValue { merged.append(o) }
+                if i < entries.count && entries[i].definition.id == o.definition.id { i += 1 }
+                j += 1
+            }
+        }
+        if merged == entries { return self }
+        return TraitCollection(canonical: merged)
+    }
+
+    public static func == (a: TraitCollection, b: TraitCollection) -> Bool {
+        a === b || (a.hashCode == b.hashCode && a.entries == b.entries)
+    }
+
+    public func hash(into h: inout Hasher) { h.combine(hashCode) }
+
+    /// `TraitCollection(horizontalSizeClass = compact, theme = pastel)`; only non-defaults.
+    public var description: String {
+        let parts = entries.map { "\($0.definition.property) = \(describe($0.value))" }
+        return "TraitCollection(" + parts.joined(separator: ", ") + ")"
+    }
+}
+
+/// A mutable view of trait values (UIKit's `UIMutableTraits`), used while
+/// building or modifying a collection.
+public struct MutableTraits {
+    private var base: TraitCollection
+    private var changes: [Int: TraitCollection.Entry] = [:]
+
+    public init(base: TraitCollection) { self.base = base }
+
+    public subscript(definition: TraitDefinition) -> TraitValue {
+        get { changes[definition.id]?.value ?? base.rawValue(definition) }
+        set { changes[definition.id] = .init(definition: definition, value: newValue) }
+    }
+
+    /// Sets a value after checking it against the trait's type.
+    public mutating func set(_ definition: TraitDefinition, _ value: TraitValue) throws {
+        self[definition] = try definition.validate(value)
+    }
+
+    /// Whether anything was written since this value was created.
+    public var hasChanges: Bool { !changes.isEmpty }
+
+    func canonicalEntries() -> [TraitCollection.Entry] {
+        var byID: [Int: TraitCollection.Entry] = [:]
+        for e in base.entries { byID[e.definition.id] = e }
+        for (id, e) in changes { byID[id] = e }
+        return byID.values
+            .filter { $0.value != $0.definition.defaultValue }
+            .sorted { $0.definition.id < $1.definition.id }
+    }
+
+    /// The resulting collection; the base itself when the values are unchanged.
+    public func makeCollection() -> TraitCollection {
+        if changes.isEmpty { return base }
+        let entries = canonicalEntries()
+        return entries == base.entries ? base : TraitCollection(canonical: entries)
+    }
+}
+
+/// Collects which traits a callback read from one environment's collection
+/// (automatic trait tracking, as in iOS 18).
+public final class TraitReadTracker {
+    let collection: TraitCollection
+    private(set) var read: [TraitDefinition] = []
+
+    init(collection: TraitCollection) { self.collection = collection }
+
+    func record(_ d: TraitDefinition) {
+        if !read.contains(where: { $0 === d }) { read.append(d) }
+    }
+}
+
+/// A human-readable rendering of a value: strings quoted, tables in braces.
+public func describe(_ v: TraitValue) -> String {
+    switch v {
+    case .none: return "nil"
+    case .bool(let b): return b ? "true" : "false"
+    case .int(let i): return String(i)
+    case .number(let d): return formatNumber(d)
+    case .string(let s): return "\"\(s)\""
+    case .table(let t):
+        if t.isSequence { return "{ " + t.entries.map { describe($0.value) }.joined(separator: ", ") + " }" }
+        return "{ " + t.entries.map { e -> String in
+            let k: String
+            switch e.key {
+            case .string(let s): k = s
+            case .int(let i): k = "[\(i)]"
+            case .number(let d): k = "[\(formatNumber(d))]"
+            case .bool(let b): k = "[\(b)]"
+            }
+            return "\(k) = \(describe(e.value))"
+        }.joined(separator: ", ") + " }"
+    }
+}

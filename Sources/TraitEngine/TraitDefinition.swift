@@ -1,0 +1,190 @@
+/// An error raised by the engine for bad input: a wrong type, an unknown name, a
+/// refused tree edit. The message names what was wrong and is meant for users.
+public struct TraitError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The run-time description of one trait: its name, value type, default and flags.
+///
+/// Definitions are shared by identity. A plugin reload replaces a definition's
+/// contents in place (``replace(with:)``) so every holder sees the new version.
+public final class TraitDefinition: Hashable, CustomStringConvertible {
+    /// Dense, process-wide number; collections keep their entries sorted by it.
+    public let id: Int
+    public private(set) var name: String
+    public private(set) var identifier: String?
+    /// The property name used for `collection.property` syntax.
+    public private(set) var property: String
+    public private(set) var affectsColorAppearance: Bool
+    public private(set) var valueType: TraitValueType
+    /// Whether `nil` is a valid value (declared with a type and a nil default).
+    public private(set) var isOptional: Bool
+    public private(set) var defaultValue: TraitValue
+    /// Who defined it (a plugin name), for conflict messages; nil for scripts and system traits.
+    public internal(set) var owner: String?
+    public let isSystem: Bool
+
+    nonisolated(unsafe) private static var nextID = 0
+
+    /// Creates a definition after checking that `defaultValue` fits `valueType`.
+    public init(name: String, valueType: TraitValueType, defaultValue: TraitValue,
+                isOptional: Bool = false, identifier: String? = nil, property: String? = nil,
+                affectsColorAppearance: Bool = false, isSystem: Bool = false) throws {
+        guard !name.isEmpty else { throw TraitError("trait definition needs a non-empty name") }
+        let prop = property ?? TraitDefinition.defaultProperty(for: name)
+        try TraitDefinition.checkProperty(prop)
+        if let identifier, identifier.isEmpty { throw TraitError("trait '\(name)': identifier must not be empty") }
+        self.id = TraitDefinition.nextID
+        self.name = name
+        self.identifier = identifier
+        self.property = prop
+        self.affectsColorAppearance = affectsColorAppearance
+        self.valueType = valueType
+        self.isOptional = isOptional
+        self.defaultValue = .none
+        self.isSystem = isSystem
+        self.defaultValue = try validate(defaultValue)
+        TraitDefinition.nextID += 1
+    }
+
+    /// `Theme` → `theme`, `ContainedInSettings` → `containedInSettings`.
+    public static func defaultProperty(for name: String) -> String {
+        guard let first = name.first else { return name }
+        return first.lowercased() + name.dropFirst()
+    }
+
+    static func checkProperty(_ p: String) throws {
+        guard let first = p.unicodeScalars.first,
+              first == "_" || (first.properties.isAlphabetic && first.isASCII),
+              p.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
+        else { throw TraitError("'\(p)' is not a valid trait property name (letters, digits and _, not starting with a digit)") }
+    }
+
+    /// Checks a value against the trait's type, converting where Lua would:
+    /// a float with an integer value for an integer trait, an integer for a number trait.
+    public func validate(_ value: TraitValue) throws -> TraitValue {
+        switch (valueType, value) {
+        case (_, .none):
+            if isOptional { return .none }
+        case (.boolean, .bool): return value
+        case (.integer, .int): return value
+        case (.integer, .number(let d)):
+            if let i = Int(exactly: d) { return .int(i) }
+            throw TraitError("trait '\(name)' expects an integer, got the number \(formatNumber(d))")
+        case (.number, .number): return value
+        case (.number, .int(let i)): return .number(Double(i))
+        case (.string, .string): return value
+        case (.table, .table): return value
+        case (.enumeration(let e), .string(let s)):
+            if e.contains(s) { return value }
+            throw TraitError("trait '\(name)' has no case '\(s)' (valid cases of \(e.name): \(e.caseList))")
+        default: break
+        }
+        let expected: String
+        if case .enumeration(let e) = valueType {
+            expected = "a \(e.name) case (\(e.caseList))"
+        } else {
+            expected = "a \(valueType.name)"
+        }
+        throw TraitError("trait '\(name)' expects \(expected)\(isOptional ? " or nil" : ""), got \(value.kindName)")
+    }
+
+    /// Replaces this definition's contents with another's (plugin reload), keeping its identity.
+    public func replace(with other: TraitDefinition) {
+        name = other.name
+        identifier = other.identifier
+        property = other.property
+        affectsColorAppearance = other.affectsColorAppearance
+        valueType = other.valueType
+        isOptional = other.isOptional
+        defaultValue = other.defaultValue
+        owner = other.owner
+    }
+
+    public var description: String { name }
+
+    public static func == (a: TraitDefinition, b: TraitDefinition) -> Bool { a === b }
+    public func hash(into h: inout Hasher) { h.combine(id) }
+}
+
+func formatNumber(_ d: Double) -> String {
+    if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) + ".0" }
+    return String(d)
+}
+
+/// The definitions visible by name in one world: system traits plus what scripts
+/// and plugins define. Enforces unique identifiers and property names.
+public final class TraitRegistry {
+    public private(set) var definitions: [TraitDefinition] = []
+    private var byProperty: [String: TraitDefinition] = [:]
+    private var byIdentifier: [String: TraitDefinition] = [:]
+    /// Bumped whenever a definition is added or replaced, so caches can tell.
+    public private(set) var generation = 0
+
+    public init() {
+        for def in SystemTraits.all { insert(def) }
+    }
+
+    public func definition(forProperty p: String) -> TraitDefinition? { byProperty[p] }
+    public func definition(forIdentifier i: String) -> TraitDefinition? { byIdentifier[i] }
+
+    /// Adds a definition; a property or identifier already in use is an error naming both owners.
+    public func register(_ def: TraitDefinition) throws {
+        if let clash = byProperty[def.property] {
+            throw TraitError(conflictMessage(def, clash, what: "property '\(def.property)'"))
+        }
+        if let id = def.identifier, let clash = byIdentifier[id] {
+            throw TraitError(conflictMessage(def, clash, what: "identifier '\(id)'"))
+        }
+        insert(def)
+    }
+
+    /// Checks that `def` could replace `old` (or be added when `old` is nil)
+    /// without clashing with any other definition.
+    public func checkReplacement(_ def: TraitDefinition, replacing old: TraitDefinition?) throws {
+        if let clash = byProperty[def.property], clash !== old {
+            throw TraitError(conflictMessage(def, clash, what: "property '\(def.property)'"))
+        }
+        if let id = def.identifier, let clash = byIdentifier[id], clash !== old {
+            throw TraitError(conflictMessage(def, clash, what: "identifier '\(id)'"))
+        }
+    }
+
+    /// Replaces `old` in place with `new`'s contents (plugin reload).
+    public func replace(_ old: TraitDefinition, with new: TraitDefinition) throws {
+        try checkReplacement(new, replacing: old)
+        byProperty[old.property] = nil
+        if let id = old.identifier { byIdentifier[id] = nil }
+        old.replace(with: new)
+        byProperty[old.property] = old
+        if let id = old.identifier { byIdentifier[id] = old }
+        generation += 1
+    }
+
+    /// Removes a definition (a plugin reload that no longer defines it).
+    public func remove(_ def: TraitDefinition) {
+        guard byProperty[def.property] === def else { return }
+        byProperty[def.property] = nil
+        if let id = def.identifier { byIdentifier[id] = nil }
+        definitions.removeAll { $0 === def }
+        generation += 1
+    }
+
+    private func insert(_ def: TraitDefinition) {
+        definitions.append(def)
+        byProperty[def.property] = def
+        if let id = def.identifier { byIdentifier[id] = def }
+        generation += 1
+    }
+
+    private func conflictMessage(_ def: TraitDefinition, _ clash: TraitDefinition, what: String) -> String {
+        let mine = def.owner.map { "plugin '\($0)'" }
+        let theirs = clash.owner.map { "plugin '\($0)'" } ?? (clash.isSystem ? "the system trait" : "an earlier definition")
+        if let mine, mine != theirs {
+            return "\(mine) defines trait '\(def.name)' with \(what), already used by \(theirs) ('\(clash.name)')"
+        }
+        return "trait '\(def.name)': \(what) is already used by \(theirs) '\(clash.name)'"
+    }
+}

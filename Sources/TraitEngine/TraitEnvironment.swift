@@ -1,0 +1,318 @@
+/// Work an environment can have pending; also the subtree markers that let an
+/// update walk only the dirty part of the tree.
+struct PendingWork: OptionSet {
+    let rawValue: UInt16
+    static let traits = PendingWork(rawValue: 1 << 0)
+    static let subtreeTraits = PendingWork(rawValue: 1 << 1)
+    /// Visit the whole subtree (structure changed: appearance may change below).
+    static let forceSubtree = PendingWork(rawValue: 1 << 2)
+    static let properties = PendingWork(rawValue: 1 << 3)
+    static let subtreeProperties = PendingWork(rawValue: 1 << 4)
+    static let layout = PendingWork(rawValue: 1 << 5)
+    static let subtreeLayout = PendingWork(rawValue: 1 << 6)
+    static let display = PendingWork(rawValue: 1 << 7)
+    static let subtreeDisplay = PendingWork(rawValue: 1 << 8)
+}
+
+/// Lifecycle and rendering callbacks the engine makes on environments.
+public enum LifecycleEvent: String, CaseIterable, Sendable {
+    case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
+    case viewWillLayoutSubviews, viewDidLayoutSubviews, updateProperties, layoutSubviews, draw
+
+    /// The callbacks whose reads of `self.traitCollection` are tracked (iOS 18).
+    public var isTracked: Bool {
+        switch self {
+        case .layoutSubviews, .draw, .updateProperties, .viewWillLayoutSubviews, .viewDidLayoutSubviews: return true
+        default: return false
+        }
+    }
+}
+
+/// The traits one environment read during tracked callbacks, per kind of work.
+struct TrackedTraits {
+    var layout: [TraitDefinition] = []
+    var display: [TraitDefinition] = []
+    var properties: [TraitDefinition] = []
+    var isEmpty: Bool { layout.isEmpty && display.isEmpty && properties.isEmpty }
+}
+
+/// A node of the trait hierarchy (UIKit's `UITraitEnvironment`): screens, window
+/// scenes, windows, presentation controllers, view controllers and views.
+///
+/// An environment's collection is its parent's collection with its own
+/// overrides applied. Changes are deferred: they take effect at the next
+/// ``TraitWorld/update()``, and `traitCollection` returns the previous value until then.
+open class TraitEnvironment: CustomStringConvertible {
+    public let world: TraitWorld
+    /// The collection as of the last update that reached this environment.
+    public internal(set) var traitCollection: TraitCollection
+    /// A user-visible name for dumps and messages.
+    public var name: String?
+    /// The class name shown in descriptions (a Lua subclass sets its own).
+    public var className: String
+
+    var overrideEntries: [TraitCollection.Entry] = []
+    var pending: PendingWork = []
+    var registrations: [TraitChangeRegistration] = []
+    var tracked = TrackedTraits()
+    /// Set by a host (the Lua binding) that attaches an object to this environment.
+    public var isExposed = false
+    /// How many engine objects hold this one (superview, parent, window...).
+    public private(set) var ownerCount = 0
+
+    init(world: TraitWorld, className: String) {
+        self.world = world
+        self.className = className
+        self.traitCollection = .empty
+        world.stats.environments += 1
+    }
+
+    deinit {
+        world.stats.environments -= 1
+    }
+
+    // MARK: Structure (overridden by each kind)
+
+    /// The environment this one inherits from, in the world's current hierarchy mode.
+    public var traitParent: TraitEnvironment? { nil }
+
+    /// Every environment that might inherit from this one; ``traitChildren`` keeps those that do.
+    func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {}
+
+    /// The environments that inherit from this one now.
+    public var traitChildren: [TraitEnvironment] {
+        var result: [TraitEnvironment] = []
+        forEachTraitChild { result.append($0) }
+        return result
+    }
+
+    func forEachTraitChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        try forEachCandidateChild { c in
+            if c.traitParent === self { try body(c) }
+        }
+    }
+
+    /// Whether this environment is connected to a window scene (and so updates).
+    public var isInWindowScene: Bool {
+        var e: TraitEnvironment? = self
+        var steps = 0
+        while let cur = e {
+            if let scene = cur as? WindowScene { return scene.isConnected }
+            e = cur.traitParent
+            steps += 1
+            if steps > 100_000 { return false }
+        }
+        return false
+    }
+
+    // MARK: Ownership (for hosts that anchor their objects while the tree holds them)
+
+    func retainedByTree() {
+        ownerCount += 1
+        if ownerCount == 1 && isExposed { world.delegate?.environment(self, isRetainedByTree: true) }
+    }
+
+    func releasedByTree() {
+        ownerCount -= 1
+        if ownerCount == 0 && isExposed { world.delegate?.environment(self, isRetainedByTree: false) }
+    }
+
+    // MARK: Overrides
+
+    /// The override value for `definition`, or nil when there is none.
+    public func traitOverride(_ definition: TraitDefinition) -> TraitValue? {
+        overrideEntries.first { $0.definition === definition }?.value
+    }
+
+    public func containsTraitOverride(_ definition: TraitDefinition) -> Bool {
+        overrideEntries.contains { $0.definition === definition }
+    }
+
+    /// Sets an override after checking its type; takes effect at the next update.
+    public func setTraitOverride(_ definition: TraitDefinition, _ value: TraitValue) throws {
+        let v = try definition.validate(value)
+        world.stats.overridesSet += 1
+        let entry = TraitCollection.Entry(definition: definition, value: v)
+        if let i = overrideEntries.firstIndex(where: { $0.definition === definition }) {
+            if overrideEntries[i].value == v { return }
+            overrideEntries[i] = entry
+        } else {
+            let i = overrideEntries.firstIndex { $0.definition.id > definition.id } ?? overrideEntries.endIndex
+            overrideEntries.insert(entry, at: i)
+        }
+        world.trace(.overrideChanged(self, definition, v))
+        setNeedsTraitUpdate()
+    }
+
+    /// Removes an override; removing one that is not there does nothing.
+    public func removeTraitOverride(_ definition: TraitDefinition) {
+        guard let i = overrideEntries.firstIndex(where: { $0.definition === definition }) else { return }
+        overrideEntries.remove(at: i)
+        world.trace(.overrideChanged(self, definition, nil))
+        setNeedsTraitUpdate()
+    }
+
+    /// The overridden definitions with their values, sorted by definition id.
+    public var traitOverrideEntries: [TraitCollection.Entry] { overrideEntries }
+
+    /// Drops overrides whose value no longer fits its (replaced) definition and
+    /// returns the names of the dropped ones.
+    func revalidateOverrides() -> [String] {
+        var dropped: [String] = []
+        overrideEntries = overrideEntries.compactMap { e in
+            if let v = try? e.definition.validate(e.value) { return .init(definition: e.definition, value: v) }
+            dropped.append(e.definition.name)
+            return nil
+        }
+        return dropped
+    }
+
+    // MARK: Pending work
+
+    /// Marks this environment's collection for recomputation at the next update.
+    public func setNeedsTraitUpdate() {
+        pending.insert(.traits)
+        propagateUp(.subtreeTraits)
+    }
+
+    /// Marks that the structure around this environment changed: its whole
+    /// subtree is revisited so appearance and inheritance are recomputed.
+    func setNeedsStructureUpdate() {
+        pending.formUnion([.traits, .forceSubtree])
+        propagateUp(.subtreeTraits)
+    }
+
+    func propagateUp(_ marker: PendingWork) {
+        world.hasPendingWork = true
+        var p = traitParent
+        while let cur = p, !cur.pending.contains(marker) {
+            cur.pending.insert(marker)
+            p = cur.traitParent
+        }
+    }
+
+    /// Applies pending trait changes of this environment (and what it inherits
+    /// from) right away (`updateTraitsIfNeeded`).
+    open func updateTraitsIfNeeded() throws {
+        try world.updateTraitsNow(along: self)
+    }
+
+    // MARK: Registrations
+
+    /// Registers `handler` to run when any of `traits` changes value for this
+    /// environment (`registerForTraitChanges`). The handler gets the environment
+    /// and the previous collection.
+    @discardableResult
+    public func registerForTraitChanges(_ traits: [TraitDefinition],
+                                        handler: @escaping (TraitEnvironment, TraitCollection) throws -> Void) throws -> TraitChangeRegistration {
+        try registerForTraitChanges(traits, delivery: { env, prev in try handler(env, prev); return true })
+    }
+
+    /// Registers a built-in action such as ``View/setNeedsLayout()`` (target-action with self as target).
+    @discardableResult
+    public func registerForTraitChanges(_ traits: [TraitDefinition], action: BuiltinAction) throws -> TraitChangeRegistration {
+        try registerForTraitChanges(traits, delivery: { env, _ in try env.perform(action); return true })
+    }
+
+    /// The general form: the delivery returns false when its target is gone, which ends the registration.
+    @discardableResult
+    public func registerForTraitChanges(_ traits: [TraitDefinition],
+                                        delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) throws -> TraitChangeRegistration {
+        guard !traits.isEmpty else { throw TraitError("Must pass one or more traits to register for") }
+        let r = TraitChangeRegistration(traits: traits, delivery: delivery)
+        registrations.append(r)
+        return r
+    }
+
+    /// Ends a registration; unregistering twice, or a token of another environment, does nothing.
+    public func unregisterForTraitChanges(_ registration: TraitChangeRegistration) {
+        guard let i = registrations.firstIndex(where: { $0 === registration }) else { return }
+        registrations[i].isActive = false
+        registrations.remove(at: i)
+    }
+
+    public var activeRegistrationCount: Int { registrations.count }
+
+    /// Built-in zero-argument actions that target-action registrations can name.
+    public enum BuiltinAction: String, CaseIterable, Sendable {
+        case setNeedsLayout, setNeedsDisplay, layoutIfNeeded, setNeedsUpdateProperties, updateTraitsIfNeeded
+    }
+
+    open func perform(_ action: BuiltinAction) throws {
+        switch action {
+        case .updateTraitsIfNeeded: try updateTraitsIfNeeded()
+        default: break
+        }
+    }
+
+    // MARK: Callbacks (forwarded to the host for exposed environments)
+
+    /// Called for every trait change, after registrations (the deprecated catch-all).
+    open func traitCollectionDidChange(_ previous: TraitCollection) throws {
+        if isExposed { try world.delegate?.environment(self, traitCollectionDidChange: previous) }
+    }
+
+    /// Runs a lifecycle callback. Subclasses written in Swift override the
+    /// specific methods; this default forwards to the host.
+    func invoke(_ event: LifecycleEvent) throws {
+        world.trace(.lifecycle(self, event))
+        if isExposed { try world.delegate?.environment(self, lifecycle: event) }
+    }
+
+    /// Runs `body` with reads of this environment's collection recorded, and
+    /// stores what was read as the dependencies of `kind` (added to what is
+    /// there with `accumulate`).
+    func tracking(_ kind: WritableKeyPath<TrackedTraits, [TraitDefinition]>, accumulate: Bool = false,
+                  _ body: () throws -> Void) rethrows {
+        let tracker = TraitReadTracker(collection: traitCollection)
+        let outer = TraitCollection.tracker
+        let outerEnv = world.trackingEnvironment
+        TraitCollection.tracker = tracker
+        world.trackingEnvironment = self
+        defer {
+            TraitCollection.tracker = outer
+            world.trackingEnvironment = outerEnv
+            if accumulate {
+                for d in tracker.read where !tracked[keyPath: kind].contains(where: { $0 === d }) {
+                    tracked[keyPath: kind].append(d)
+                }
+            } else {
+                tracked[keyPath: kind] = tracker.read
+            }
+        }
+        try body()
+    }
+
+    // MARK: Description
+
+    /// `View "card"` or `ViewController` when unnamed.
+    public var description: String {
+        if let name { return "\(className) \"\(name)\"" }
+        return className
+    }
+}
+
+/// A registration made with `registerForTraitChanges`; use it to unregister.
+public final class TraitChangeRegistration {
+    /// The registered traits' ids, sorted.
+    let traitIDs: [Int]
+    let traits: [TraitDefinition]
+    let delivery: (TraitEnvironment, TraitCollection) throws -> Bool
+    public internal(set) var isActive = true
+
+    init(traits: [TraitDefinition], delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) {
+        var seen = Set<Int>()
+        self.traits = traits.filter { seen.insert($0.id).inserted }
+        self.traitIDs = self.traits.map(\.id).sorted()
+        self.delivery = delivery
+    }
+
+    func matches(_ changedIDs: [Int]) -> Bool {
+        var i = 0, j = 0
+        while i < traitIDs.count && j < changedIDs.count {
+            if traitIDs[i] == changedIDs[j] { return true }
+            if traitIDs[i] < changedIDs[j] { i += 1 } else { j += 1 }
+        }
+        return false
+    }
+}

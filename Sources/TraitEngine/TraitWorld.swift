@@ -1,0 +1,413 @@
+/// What a host (the Lua binding) learns from the engine about environments it exposes.
+public protocol TraitWorldDelegate: AnyObject {
+    /// The tree started (true) or stopped (false) holding `env`. A host anchors
+    /// its object for `env` while the tree holds it, so user fields survive.
+    func environment(_ env: TraitEnvironment, isRetainedByTree: Bool)
+    /// `env`'s collection changed (after its registrations ran).
+    func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws
+    /// A lifecycle or rendering callback is due on `env`.
+    func environment(_ env: TraitEnvironment, lifecycle: LifecycleEvent) throws
+}
+
+/// Counters that make the engine's work visible (`ui.stats()`).
+public struct TraitStats: Equatable, Sendable {
+    /// Live trait environments.
+    public var environments = 0
+    /// Environments whose collection changed, summed over all updates.
+    public var traitUpdates = 0
+    public var handlersCalled = 0
+    public var layouts = 0
+    public var draws = 0
+    public var propertyUpdates = 0
+    public var overridesSet = 0
+    /// `update()` calls that had work to do, and the passes they ran.
+    public var updates = 0
+    public var passes = 0
+    /// Environments visited by trait propagation, in total and in the last update.
+    public var environmentsVisited = 0
+    public var lastUpdateVisited = 0
+}
+
+/// One step of propagation or delivery, for `ui.trace`.
+public enum TraceEvent {
+    case updateBegan(pass: Int)
+    case traitsChanged(TraitEnvironment, [TraitDefinition])
+    case handlerCalled(TraitEnvironment, [TraitDefinition])
+    case lifecycle(TraitEnvironment, LifecycleEvent)
+    case overrideChanged(TraitEnvironment, TraitDefinition, TraitValue?)
+}
+
+/// The whole trait system of one app: its registry, connected scenes, hierarchy
+/// mode and the update cycle (one run-loop turn per ``update()``).
+public final class TraitWorld {
+    public let registry = TraitRegistry()
+    public var stats = TraitStats()
+    public weak var delegate: TraitWorldDelegate?
+    /// Receives an event for each step when set (`ui.trace`).
+    public var tracer: ((TraceEvent) -> Void)?
+    /// The most passes one update may take before it stops as unsettled.
+    public var maximumPasses = 100
+
+    public var hierarchyMode: HierarchyMode = .ios17 {
+        didSet { if oldValue != hierarchyMode { invalidateAllTraits() } }
+    }
+
+    public private(set) var connectedScenes: [WindowScene] = []
+    var pendingScreens: [Screen] = []
+    var hasPendingWork = false
+    /// Something left a window: the appeared controllers must be rechecked.
+    var structureChanged = false
+    private var appeared: [ViewController] = []
+    private var didAppearQueue: [ViewController] = []
+    private var didDisappearQueue: [ViewController] = []
+    /// The environment whose tracked callback is running, if any.
+    public internal(set) var trackingEnvironment: TraitEnvironment?
+    private var diffCache = DiffCache()
+    private var isUpdating = false
+
+    public init() {}
+
+    /// The default screen profile (`ui.Screen.main`), created on first use: an
+    /// iPhone in portrait, light mode, default text size.
+    public private(set) lazy var mainScreen: Screen = {
+        let s = Screen(world: self, traits: TraitWorld.mainScreenTraits)
+        s.name = "main"
+        s.retainedByTree()
+        return s
+    }()
+
+    public static let mainScreenTraits: TraitCollection = {
+        let T = SystemTraits.self
+        return TraitCollection { t in
+            t[T.userInterfaceIdiom] = .string("phone")
+            t[T.userInterfaceStyle] = .string("light")
+            t[T.horizontalSizeClass] = .string("compact")
+            t[T.verticalSizeClass] = .string("regular")
+            t[T.displayScale] = .number(3)
+            t[T.layoutDirection] = .string("leftToRight")
+            t[T.preferredContentSizeCategory] = .string("large")
+            t[T.legibilityWeight] = .string("regular")
+            t[T.accessibilityContrast] = .string("normal")
+            t[T.userInterfaceLevel] = .string("base")
+            t[T.displayGamut] = .string("P3")
+            t[T.activeAppearance] = .string("active")
+            t[T.forceTouchCapability] = .string("unavailable")
+            t[T.imageDynamicRange] = .string("high")
+            t[T.sceneCaptureState] = .string("inactive")
+        }
+    }()
+
+    /// Whether anything waits for the next update.
+    public var needsUpdate: Bool { hasPendingWork }
+
+    func trace(_ event: @autoclosure () -> TraceEvent) {
+        if let tracer { tracer(event()) }
+    }
+
+    func connect(_ s: WindowScene) { connectedScenes.append(s) }
+    func disconnect(_ s: WindowScene) { connectedScenes.removeAll { $0 === s } }
+
+    /// Makes every environment recompute its collection at the next update
+    /// (hierarchy mode switch, redefined traits).
+    public func invalidateAllTraits() {
+        for scene in connectedScenes { markAll(scene) }
+        structureChanged = true
+        hasPendingWork = true
+    }
+
+    private func markAll(_ e: TraitEnvironment) {
+        e.pending.formUnion([.traits, .subtreeTraits])
+        e.propagateUp(.subtreeTraits)
+        e.forEachTraitChild { markAll($0) }
+    }
+
+    /// Every environment below the connected scenes, for whole-world operations.
+    public func forEachEnvironment(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        func walk(_ e: TraitEnvironment) throws {
+            try body(e)
+            try e.forEachTraitChild { try walk($0) }
+        }
+        var screens: [Screen] = []
+        for s in connectedScenes where !screens.contains(where: { $0 === s.screen }) { screens.append(s.screen) }
+        for s in screens { try walk(s) }
+    }
+
+    // MARK: - The update cycle
+
+    /// Applies everything pending, top-down, repeating until nothing is pending:
+    /// traits (with change callbacks), appearance, then properties, layout and display.
+    public func update() throws {
+        guard hasPendingWork else { return }
+        guard !isUpdating else { throw TraitError("ui.update() cannot be called from inside an update callback") }
+        isUpdating = true
+        defer { isUpdating = false }
+        stats.updates += 1
+        stats.lastUpdateVisited = 0
+        var pass = 0
+        while hasPendingWork {
+            if pass == maximumPasses {
+                throw TraitError("update did not settle after \(maximumPasses) passes: callbacks keep changing traits or requesting work")
+            }
+            pass += 1
+            stats.passes += 1
+            hasPendingWork = false
+            trace(.updateBegan(pass: pass))
+            try runPass()
+        }
+    }
+
+    private func rootScreens() -> [Screen] {
+        var screens = pendingScreens
+        pendingScreens.removeAll()
+        for s in connectedScenes where !screens.contains(where: { $0 === s.screen }) { screens.append(s.screen) }
+        return screens
+    }
+
+    private func runPass() throws {
+        let screens = rootScreens()
+        for s in screens where s.pending.contains(.traits) || s.pending.contains(.subtreeTraits) {
+            try visitTraits(s)
+        }
+        if structureChanged {
+            structureChanged = false
+            try handleDisappearances()
+        }
+        for s in screens { try visitRender(s, .properties, .subtreeProperties) }
+        for s in screens { try visitRender(s, .layout, .subtreeLayout) }
+        for s in screens { try visitRender(s, .display, .subtreeDisplay) }
+        try flushAppearanceQueues()
+    }
+
+    private func visitTraits(_ e: TraitEnvironment) throws {
+        stats.environmentsVisited += 1
+        stats.lastUpdateVisited += 1
+        var appearing: ViewController?
+        if e.pending.contains(.traits) {
+            let forced = e.pending.contains(.forceSubtree)
+            e.pending.remove([.traits, .forceSubtree])
+            if forced, let vc = e as? ViewController, vc.appearance == .disappeared, vc.isViewInWindow {
+                vc.appearance = .appearing
+                appearing = vc
+                appeared.append(vc)
+                try vc.viewWillAppear()
+            }
+            if forced { forceChildren(of: e) }
+            try updateOwnTraits(e)
+        }
+        if e.pending.contains(.subtreeTraits) {
+            e.pending.remove(.subtreeTraits)
+            do {
+                try e.forEachTraitChild { c in
+                    if c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) { try visitTraits(c) }
+                }
+            } catch {
+                e.pending.insert(.subtreeTraits)
+                hasPendingWork = true
+                throw error
+            }
+        }
+        if let vc = appearing {
+            vc.appearance = .appeared
+            didAppearQueue.append(vc)
+            try vc.viewIsAppearing()
+        }
+    }
+
+    /// Structure changed at `e`: revisit every child, and lay out and draw the
+    /// views that (re)entered the window.
+    private func forceChildren(of e: TraitEnvironment) {
+        if let v = e as? View {
+            v.setNeedsLayout()
+            v.setNeedsDisplay()
+        }
+        e.forEachTraitChild { c in c.pending.formUnion([.traits, .forceSubtree]) }
+        e.pending.insert(.subtreeTraits)
+        // Render work marked while detached must be reachable from the root again.
+        for (need, marker) in [(PendingWork.properties, PendingWork.subtreeProperties), (.layout, .subtreeLayout), (.display, .subtreeDisplay)]
+        where e.pending.contains(need) || e.pending.contains(marker) {
+            e.propagateUp(marker)
+        }
+    }
+
+    func computeCollection(_ e: TraitEnvironment) -> TraitCollection {
+        if let screen = e as? Screen { return screen.computeDeviceTraits() }
+        guard let parent = e.traitParent else { return e.traitCollection }
+        return parent.traitCollection.applying(e.overrideEntries)
+    }
+
+    /// Recomputes one environment's collection and, when it changed, marks its
+    /// children and delivers its callbacks. Its descendants are not updated yet.
+    func updateOwnTraits(_ e: TraitEnvironment) throws {
+        let old = e.traitCollection
+        let new = computeCollection(e)
+        if new === old { return }
+        let diff = diffCache.diff(old, new)
+        if diff.ids.isEmpty { return }
+        e.traitCollection = new
+        stats.traitUpdates += 1
+        e.forEachTraitChild { $0.pending.insert(.traits) }
+        e.pending.insert(.subtreeTraits)
+        trace(.traitsChanged(e, diff.definitions))
+        if let v = e as? View {
+            if diff.affectsColor { v.setNeedsDisplay() }
+            if !e.tracked.isEmpty { invalidateTracked(v, v, diff.ids) }
+        } else if let vc = e as? ViewController, !e.tracked.isEmpty, let v = vc.viewIfLoaded {
+            invalidateTracked(vc, v, diff.ids)
+        }
+        if !e.registrations.isEmpty { try deliver(e, old, diff) }
+        try e.traitCollectionDidChange(old)
+    }
+
+    private func invalidateTracked(_ e: TraitEnvironment, _ view: View, _ ids: [Int]) {
+        func hit(_ list: [TraitDefinition]) -> Bool { list.contains { ids.contains($0.id) } }
+        if hit(e.tracked.layout) { view.setNeedsLayout() }
+        if hit(e.tracked.display) { view.setNeedsDisplay() }
+        if hit(e.tracked.properties) {
+            if e === view { view.setNeedsUpdateProperties() } else {
+                e.pending.insert(.properties)
+                e.propagateUp(.subtreeProperties)
+            }
+        }
+    }
+
+    private func deliver(_ e: TraitEnvironment, _ old: TraitCollection, _ diff: Diff) throws {
+        for r in e.registrations where r.isActive && r.matches(diff.ids) {
+            stats.handlersCalled += 1
+            trace(.handlerCalled(e, r.traits.filter { diff.ids.contains($0.id) }))
+            if try !r.delivery(e, old) { e.unregisterForTraitChanges(r) }
+        }
+    }
+
+    /// `updateTraitsIfNeeded`: updates the environments from the root down to
+    /// `e`, leaving the rest of the tree for the next update.
+    func updateTraitsNow(along e: TraitEnvironment) throws {
+        guard e.isInWindowScene || e is Screen else { return }
+        var path: [TraitEnvironment] = []
+        var cur: TraitEnvironment? = e
+        while let c = cur { path.append(c); cur = c.traitParent }
+        for node in path.reversed() where node.pending.contains(.traits) {
+            node.pending.remove(.traits)
+            if node.pending.contains(.forceSubtree) {
+                node.pending.remove(.forceSubtree)
+                forceChildren(of: node)
+            }
+            try updateOwnTraits(node)
+            hasPendingWork = true
+        }
+    }
+
+    // MARK: Appearance
+
+    private func handleDisappearances() throws {
+        let leaving = appeared.filter { !$0.isViewInWindow || !$0.isInWindowScene }
+        guard !leaving.isEmpty else { return }
+        appeared.removeAll { vc in leaving.contains { $0 === vc } }
+        for vc in leaving {
+            didAppearQueue.removeAll { $0 === vc }
+            vc.appearance = .disappearing
+            didDisappearQueue.append(vc)
+            try vc.viewWillDisappear()
+        }
+    }
+
+    private func flushAppearanceQueues() throws {
+        while !didDisappearQueue.isEmpty {
+            let vc = didDisappearQueue.removeFirst()
+            vc.appearance = .disappeared
+            try vc.viewDidDisappear()
+        }
+        while !didAppearQueue.isEmpty {
+            let vc = didAppearQueue.removeFirst()
+            try vc.viewDidAppear()
+        }
+    }
+
+    // MARK: Properties, layout, display
+
+    private func visitRender(_ e: TraitEnvironment, _ need: PendingWork, _ marker: PendingWork) throws {
+        if e.pending.contains(need) {
+            e.pending.remove(need)
+            try perform(need, on: e)
+        }
+        guard e.pending.contains(marker) else { return }
+        e.pending.remove(marker)
+        do {
+            try e.forEachTraitChild { c in
+                if c.pending.contains(need) || c.pending.contains(marker) { try visitRender(c, need, marker) }
+            }
+        } catch {
+            e.pending.insert(marker)
+            hasPendingWork = true
+            throw error
+        }
+    }
+
+    private func perform(_ work: PendingWork, on e: TraitEnvironment) throws {
+        if work == .properties {
+            stats.propertyUpdates += 1
+            try e.tracking(\.properties) {
+                if let v = e as? View { try v.updateProperties() } else if let vc = e as? ViewController { try vc.updateProperties() }
+            }
+        } else if work == .layout, let v = e as? View {
+            try layout(v)
+        } else if work == .display, let v = e as? View {
+            stats.draws += 1
+            try v.tracking(\.display) { try v.draw() }
+        }
+    }
+
+    private func layout(_ v: View) throws {
+        stats.layouts += 1
+        let vc = v.owningViewController.flatMap { $0.viewIfLoaded === v ? $0 : nil }
+        if let vc {
+            vc.tracked.layout = []
+            try vc.tracking(\.layout, accumulate: true) { try vc.viewWillLayoutSubviews() }
+        }
+        try v.tracking(\.layout) { try v.layoutSubviews() }
+        if let vc { try vc.tracking(\.layout, accumulate: true) { try vc.viewDidLayoutSubviews() } }
+    }
+
+    /// `layoutIfNeeded`: lays out the part of `view`'s subtree that needs it, now.
+    func layoutNow(_ view: View) throws {
+        let host = view.traitHost
+        if view.pending.contains(.layout) || view.pending.contains(.subtreeLayout)
+            || host.pending.contains(.subtreeLayout) {
+            if host !== view { host.pending.insert(.subtreeLayout) }
+            try visitRender(host, .layout, .subtreeLayout)
+        }
+    }
+}
+
+/// The traits that differ between two collections, remembered for the few
+/// pairs seen most recently: siblings sharing their parent's collection see the
+/// same pair, so the diff is computed once per distinct change.
+struct Diff {
+    let ids: [Int]
+    let definitions: [TraitDefinition]
+    let affectsColor: Bool
+}
+
+private struct DiffCache {
+    private struct Slot { unowned(unsafe) let old: TraitCollection; unowned(unsafe) let new: TraitCollection; let diff: Diff }
+    private var slots: [Slot] = []
+    private var next = 0
+    // Strong references keep cached pairs alive, so identities cannot be reused.
+    private var keepAlive: [TraitCollection] = []
+
+    mutating func diff(_ old: TraitCollection, _ new: TraitCollection) -> Diff {
+        for s in slots where s.old === old && s.new === new { return s.diff }
+        let defs = new.changedTraits(from: old)
+        let d = Diff(ids: defs.map(\.id), definitions: defs, affectsColor: defs.contains { $0.affectsColorAppearance })
+        let slot = Slot(old: old, new: new, diff: d)
+        if slots.count < 4 {
+            slots.append(slot)
+            keepAlive.append(contentsOf: [old, new])
+        } else {
+            slots[next] = slot
+            keepAlive[2 * next] = old
+            keepAlive[2 * next + 1] = new
+            next = (next + 1) % 4
+        }
+        return d
+    }
+}
