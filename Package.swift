@@ -35,8 +35,12 @@ let package = Package(
             linkerSettings: [.linkedLibrary("lua5.4"), .linkedLibrary("edit")]
         ),
         .target(
+            name: "CTraitLabModule",
+            dependencies: ["CLuaShim"]
+        ),
+        .target(
             name: "TraitLabModule",
-            dependencies: ["TraitLabLua"]
+            dependencies: ["TraitLabLua", "CTraitLabModule"]
         ),
         .testTarget(
             name: "TraitEngineTests",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 static tl_dispatch_fn tl_dispatch;
+static char tl_self_key;  // F[&tl_self_key] = the environment userdata
 static tl_release_fn tl_release;
 
 void tl_set_dispatch(tl_dispatch_fn dispatch, tl_release_fn release) {
@@ -235,8 +236,6 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
-typedef struct { lua_CFunction fn; void *ud; } tl_cpcall_args;
-
 int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud) {
     tl_host *h = tl_gethost(L);
     int saved = h->in_swift;
@@ -281,14 +280,26 @@ void tl_clear_interrupt(lua_State *L) {
 // ---------------------------------------------------------------------------
 // Raw method lookup along a metatable/__index chain.
 
-int tl_rawlookup(lua_State *L, int idx, const char *key) {
+int tl_rawlookup_at(lua_State *L, int idx, int key) {
     // Follows Lua's own rule (raw get on tables, then the metatable's __index
     // while it is a table) but never calls a function, so it cannot raise.
+    key = lua_absindex(L, key);
     lua_pushvalue(L, idx);
     for (int depth = 0; depth < 64; depth++) {
         if (lua_type(L, -1) == LUA_TTABLE) {
-            lua_pushstring(L, key);
+            lua_pushvalue(L, key);
             if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
+            lua_pop(L, 1);
+            // An environment's field table continues with its class (kept in
+            // __metatable), since its own metatable's __index is a function.
+            if (lua_rawgetp(L, -1, &tl_self_key) != LUA_TNIL) {
+                lua_pop(L, 1);
+                lua_pushliteral(L, "__metatable");
+                lua_rawget(L, -2);
+                lua_remove(L, -2);
+                if (lua_type(L, -1) != LUA_TTABLE) break;
+                continue;
+            }
             lua_pop(L, 1);
         }
         if (!lua_getmetatable(L, -1)) break;
@@ -301,4 +312,74 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
     lua_pop(L, 1);
     lua_pushnil(L);
     return LUA_TNIL;
+}
+
+int tl_rawlookup(lua_State *L, int idx, const char *key) {
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    int t = tl_rawlookup_at(L, idx, -1);
+    lua_remove(L, -2);
+    return t;
+}
+
+// ---------------------------------------------------------------------------
+// Environment objects
+
+const void *tl_selfkey(void) { return &tl_self_key; }
+
+static int tl_env_index(lua_State *L) {
+    lua_settop(L, 2);
+    if (lua_type(L, 2) == LUA_TSTRING && tl_rawlookup_at(L, lua_upvalueindex(2), 2) != LUA_TNIL)
+        return 1;
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNIL) return 1;  // unknown: nil
+    lua_rawgetp(L, 1, &tl_self_key);
+    lua_replace(L, 1);
+    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index) {
+    class_index = lua_absindex(L, class_index);
+    props_index = lua_absindex(L, props_index);
+    lua_pushinteger(L, fnid);
+    lua_pushvalue(L, class_index);
+    lua_pushvalue(L, props_index);
+    lua_pushcclosure(L, tl_env_index, 3);
+}
+
+static int tl_env_newindex(lua_State *L) {
+    lua_settop(L, 3);
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL)
+            return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+        lua_pop(L, 1);
+        const char *k = lua_tostring(L, 2);
+        if (k[0] == '_' && k[1] == '_')
+            return luaL_error(L, "cannot set field '%s' on %s: names starting with '__' are reserved", k, luaL_typename(L, 1));
+        if (tl_rawlookup_at(L, 1, 2) == LUA_TFUNCTION && lua_iscfunction(L, -1))
+            return luaL_error(L, "cannot replace built-in method '%s'", k);
+        lua_pop(L, 1);
+    }
+    if (!lua_getmetatable(L, 1)) return luaL_error(L, "object has no field table");
+    lua_insert(L, 2);
+    lua_rawset(L, 2);
+    return 0;
+}
+
+void tl_push_env_newindexer(lua_State *L, int fnid, int props_index) {
+    props_index = lua_absindex(L, props_index);
+    lua_pushinteger(L, fnid);
+    lua_pushvalue(L, props_index);
+    lua_pushcclosure(L, tl_env_newindex, 2);
+}
+
+static int tl_openlibs_body(lua_State *L) {
+    luaL_openlibs(L);
+    return 0;
+}
+
+int tl_openlibs(lua_State *L) {
+    return tl_cpcall(L, tl_openlibs_body, NULL);
 }

@@ -15,6 +15,13 @@ public final class Screen: TraitEnvironment {
     private var sceneRefs: [UnownedScene] = []
 
     private struct UnownedScene { unowned(unsafe) let scene: WindowScene }
+    /// `ui.Screen.main`: held by the world.
+    var isMainScreen = false
+
+    override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
+        if isMainScreen { body(nil) }
+        for r in sceneRefs { body(r.scene) }
+    }
 
     /// A screen with the given device traits, in effect at once.
     public init(world: TraitWorld, traits: TraitCollection) {
@@ -31,6 +38,17 @@ public final class Screen: TraitEnvironment {
         world.hasPendingWork = true
         world.pendingScreens.append(self)
     }
+
+    /// Replaces the device traits with `traits`; applied at the next update.
+    public func setTraits(_ traits: TraitCollection) {
+        pendingDeviceTraits = traits
+        pending.insert(.traits)
+        world.hasPendingWork = true
+        world.pendingScreens.append(self)
+    }
+
+    /// The device traits as they will be after the next update.
+    public var upcomingTraits: TraitCollection { pendingDeviceTraits ?? traitCollection }
 
     func computeDeviceTraits() -> TraitCollection {
         defer { pendingDeviceTraits = nil }
@@ -57,19 +75,17 @@ public final class WindowScene: TraitEnvironment {
         self.screen = screen
         super.init(world: world, className: "WindowScene")
         screen.attach(self)
-        screen.retainedByTree()
+        screen.linked(to: self)
         world.connect(self)
-        retainedByTree()
+        linked(to: nil)
         setNeedsStructureUpdate()
     }
 
     deinit {
         for w in windows {
             w.windowScene = nil
-            w.releasedByTree()
         }
         screen.detach(self)
-        screen.releasedByTree()
     }
 
     /// Disconnects the scene (the app releases it); its windows stop updating.
@@ -79,10 +95,14 @@ public final class WindowScene: TraitEnvironment {
         world.disconnect(self)
         world.structureChanged = true
         world.hasPendingWork = true
-        releasedByTree()
+        unlinked(from: nil)
     }
 
     override public var traitParent: TraitEnvironment? { screen }
+
+    override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
+        if isConnected { body(nil) }
+    }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
         for w in windows { try body(w) }
@@ -90,14 +110,14 @@ public final class WindowScene: TraitEnvironment {
 
     func add(_ w: Window) {
         windows.append(w)
-        w.retainedByTree()
+        w.linked(to: self)
     }
 
     func remove(_ w: Window) {
         guard let i = windows.firstIndex(where: { $0 === w }) else { return }
         windows.remove(at: i)
         world.structureChanged = true
-        w.releasedByTree()
+        w.unlinked(from: self)
     }
 }
 
@@ -119,13 +139,17 @@ open class View: TraitEnvironment {
     deinit {
         for s in subviews {
             s.superview = nil
-            s.releasedByTree()
         }
     }
 
     override public var traitParent: TraitEnvironment? {
         if let vc = owningViewController, vc.viewIfLoaded === self { return vc }
         return superview
+    }
+
+    override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
+        if let s = superview { body(s) }
+        if let vc = owningViewController, vc.viewIfLoaded === self { body(vc) }
     }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
@@ -168,12 +192,17 @@ open class View: TraitEnvironment {
     }
 
     public func insertSubview(_ view: View, at index: Int?) throws {
+        try insertSubview(view, at: index, asRootViewOf: nil)
+    }
+
+    /// `root` is the controller being made a window's root, whose view may be inserted.
+    func insertSubview(_ view: View, at index: Int?, asRootViewOf root: ViewController?) throws {
         if view is Window { throw TraitError("cannot add \(view) as a subview: a window has no superview") }
         if hasAncestor(view) {
             throw TraitError(view === self ? "cannot add \(view) as a subview of itself"
                              : "cannot add \(view) as a subview of \(self): it is an ancestor of \(self)")
         }
-        if let vc = view.owningViewController, vc.windowAsRoot != nil || vc.presentingViewController != nil {
+        if let vc = view.owningViewController, vc !== root, vc.windowAsRoot != nil || vc.presentingViewController != nil {
             throw TraitError("cannot add \(view) as a subview: it is the view of \(vc), which is \(vc.windowAsRoot != nil ? "a window's root view controller" : "presented")")
         }
         if let i = index, i < 0 || i > subviews.count - (view.superview === self ? 1 : 0) {
@@ -182,9 +211,9 @@ open class View: TraitEnvironment {
         let old = view.superview
         if let old {
             old.subviews.removeAll { $0 === view }
-        } else {
-            view.retainedByTree()
+            view.unlinked(from: old)
         }
+        view.linked(to: self)
         view.superview = self
         if let i = index { subviews.insert(view, at: i) } else { subviews.append(view) }
         if old != nil { world.structureChanged = true }
@@ -200,7 +229,7 @@ open class View: TraitEnvironment {
         world.structureChanged = true
         world.hasPendingWork = true
         s.setNeedsLayout()
-        releasedByTree()
+        unlinked(from: s)
     }
 
     /// The environment that carries this view in the trait tree: its owning
@@ -262,11 +291,14 @@ public final class Window: View {
     deinit {
         if let root = rootViewController {
             root.windowAsRoot = nil
-            root.releasedByTree()
         }
     }
 
     override public var traitParent: TraitEnvironment? { windowScene }
+
+    override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
+        if let s = windowScene { body(s) }
+    }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
         if let root = rootViewController { try body(root) }
@@ -304,15 +336,15 @@ public final class Window: View {
             rootViewController = nil
             old.windowAsRoot = nil
             old.viewIfLoaded?.removeFromSuperview()
-            old.releasedByTree()
+            old.unlinked(from: self)
             world.structureChanged = true
         }
         guard let vc else { return }
         rootViewController = vc
         vc.windowAsRoot = self
-        vc.retainedByTree()
+        vc.linked(to: self)
         let v = try vc.loadViewIfNeeded()
-        if v.superview !== self { try insertSubview(v, at: 0) }
+        if v.superview !== self { try insertSubview(v, at: 0, asRootViewOf: vc) }
         vc.setNeedsStructureUpdate()
     }
 }
@@ -344,13 +376,10 @@ open class ViewController: TraitEnvironment {
     deinit {
         if let v = viewIfLoaded {
             v.owningViewController = nil
-            v.releasedByTree()
         }
         for c in children {
             c.parent = nil
-            c.releasedByTree()
         }
-        if let pc = presentingController { pc.releasedByTree() }
     }
 
     public var presentedViewController: ViewController? { presentingController?.presentedViewController }
@@ -361,6 +390,12 @@ open class ViewController: TraitEnvironment {
         if let pc = presentationController { return pc }
         if world.hierarchyMode == .ios17, let s = viewIfLoaded?.superview { return s }
         return parent
+    }
+
+    override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
+        if let p = parent { body(p) }
+        if let w = windowAsRoot { body(w) }
+        if let pc = presentationController { body(pc) }
     }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
@@ -378,7 +413,7 @@ open class ViewController: TraitEnvironment {
         }
         viewIfLoaded = v
         v.owningViewController = self
-        v.retainedByTree()
+        v.linked(to: self)
         try invoke(.viewDidLoad)
         return v
     }
@@ -411,7 +446,7 @@ open class ViewController: TraitEnvironment {
         if let p = child.presentingViewController { throw TraitError("\(child) is presented by \(p)") }
         children.append(child)
         child.parent = self
-        child.retainedByTree()
+        child.linked(to: self)
         child.setNeedsStructureUpdate()
     }
 
@@ -423,7 +458,7 @@ open class ViewController: TraitEnvironment {
         world.structureChanged = true
         world.hasPendingWork = true
         setNeedsStructureUpdate()
-        releasedByTree()
+        unlinked(from: p)
     }
 
     /// Presents `other` through a new presentation controller. Its view joins
@@ -443,7 +478,7 @@ open class ViewController: TraitEnvironment {
         }
         let pc = PresentationController(world: world, presenting: self, presented: other)
         presentingController = pc
-        pc.retainedByTree()
+        pc.linked(to: self)
         other.presentationController = pc
         _ = try other.loadViewIfNeeded()
         pc.setNeedsStructureUpdate()
@@ -457,7 +492,7 @@ open class ViewController: TraitEnvironment {
             world.structureChanged = true
             world.hasPendingWork = true
             pc.presentedViewController.setNeedsStructureUpdate()
-            pc.releasedByTree()
+            pc.unlinked(from: self)
         } else if let presenter = presentingViewController {
             presenter.dismiss()
         }
@@ -494,18 +529,21 @@ public final class PresentationController: TraitEnvironment {
         self.presentingViewController = presenting
         self.presentedViewController = presented
         super.init(world: world, className: "PresentationController")
-        presented.retainedByTree()
+        presented.linked(to: self)
     }
 
     deinit {
         if presentedViewController.presentationController === self {
             presentedViewController.presentationController = nil
         }
-        presentedViewController.releasedByTree()
     }
 
     override public var traitParent: TraitEnvironment? {
         presentedViewController.presentationController === self ? presentingViewController : nil
+    }
+
+    override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
+        if let p = presentingViewController, p.presentingController === self { body(p) }
     }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {

@@ -23,7 +23,7 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
     public private(set) var isOptional: Bool
     public private(set) var defaultValue: TraitValue
     /// Who defined it (a plugin name), for conflict messages; nil for scripts and system traits.
-    public internal(set) var owner: String?
+    public var owner: String?
     public let isSystem: Bool
 
     nonisolated(unsafe) private static var nextID = 0

@@ -57,8 +57,6 @@ open class TraitEnvironment: CustomStringConvertible {
     var tracked = TrackedTraits()
     /// Set by a host (the Lua binding) that attaches an object to this environment.
     public var isExposed = false
-    /// How many engine objects hold this one (superview, parent, window...).
-    public private(set) var ownerCount = 0
 
     init(world: TraitWorld, className: String) {
         self.world = world
@@ -105,16 +103,21 @@ open class TraitEnvironment: CustomStringConvertible {
         return false
     }
 
-    // MARK: Ownership (for hosts that anchor their objects while the tree holds them)
+    // MARK: Ownership (for hosts that keep their objects alive while the tree holds them)
 
-    func retainedByTree() {
-        ownerCount += 1
-        if ownerCount == 1 && isExposed { world.delegate?.environment(self, isRetainedByTree: true) }
+    /// Calls `body` with each engine object that holds this one strongly in the
+    /// tree (nil stands for the world, which holds connected scenes).
+    public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {}
+
+    /// `owner` (nil: the world) started holding this environment.
+    func linked(to owner: TraitEnvironment?) {
+        if isExposed { world.delegate?.environment(self, owner: owner, holds: true) }
     }
 
-    func releasedByTree() {
-        ownerCount -= 1
-        if ownerCount == 0 && isExposed { world.delegate?.environment(self, isRetainedByTree: false) }
+    /// `owner` stopped holding this environment (not called from deinit: an
+    /// owner that is deallocated simply drops what it held).
+    func unlinked(from owner: TraitEnvironment?) {
+        if isExposed { world.delegate?.environment(self, owner: owner, holds: false) }
     }
 
     // MARK: Overrides
@@ -155,15 +158,17 @@ open class TraitEnvironment: CustomStringConvertible {
     /// The overridden definitions with their values, sorted by definition id.
     public var traitOverrideEntries: [TraitCollection.Entry] { overrideEntries }
 
-    /// Drops overrides whose value no longer fits its (replaced) definition and
-    /// returns the names of the dropped ones.
-    func revalidateOverrides() -> [String] {
+    /// Drops overrides whose value no longer fits its (replaced) definition, or
+    /// whose definition is no longer kept, and returns the names of the dropped ones.
+    public func revalidateOverrides(keeping: (TraitDefinition) -> Bool) -> [String] {
         var dropped: [String] = []
+        let before = overrideEntries.count
         overrideEntries = overrideEntries.compactMap { e in
-            if let v = try? e.definition.validate(e.value) { return .init(definition: e.definition, value: v) }
+            if keeping(e.definition), let v = try? e.definition.validate(e.value) { return .init(definition: e.definition, value: v) }
             dropped.append(e.definition.name)
             return nil
         }
+        if overrideEntries.count != before { setNeedsTraitUpdate() }
         return dropped
     }
 

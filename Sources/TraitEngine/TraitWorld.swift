@@ -1,8 +1,10 @@
 /// What a host (the Lua binding) learns from the engine about environments it exposes.
 public protocol TraitWorldDelegate: AnyObject {
-    /// The tree started (true) or stopped (false) holding `env`. A host anchors
-    /// its object for `env` while the tree holds it, so user fields survive.
-    func environment(_ env: TraitEnvironment, isRetainedByTree: Bool)
+    /// `owner` (nil: the world) started (true) or stopped (false) holding `env`.
+    /// A host keeps its object for `env` alive from its object for `owner`, so
+    /// user fields survive while the tree holds `env`, and a detached subtree is
+    /// collected as a whole.
+    func environment(_ env: TraitEnvironment, owner: TraitEnvironment?, holds: Bool)
     /// `env`'s collection changed (after its registrations ran).
     func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws
     /// A lifecycle or rendering callback is due on `env`.
@@ -72,7 +74,7 @@ public final class TraitWorld {
     public private(set) lazy var mainScreen: Screen = {
         let s = Screen(world: self, traits: TraitWorld.mainScreenTraits)
         s.name = "main"
-        s.retainedByTree()
+        s.isMainScreen = true
         return s
     }()
 

@@ -86,6 +86,23 @@ void tl_set_timeout_message(const char *msg);
 // value (or nil) and returns its type. Never calls a function.
 int tl_rawlookup(lua_State *L, int idx, const char *key);
 
+// ---- Environment objects ----
+// An environment is a userdata whose metatable F is its own field table
+// (F.__index = F, so user fields and cached values cost one table lookup). F's
+// metatable holds the class indexer below. F[tl_selfkey()] is the userdata.
+const void *tl_selfkey(void);
+// __index for F's metatable: the class chain (raw, methods), then the property
+// table; a known property calls Swift with (object, key, property id).
+void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
+// __newindex for the userdata: a known property calls Swift's setter with
+// (object, key, value, property id); other keys are stored in F, except
+// reserved "__" names and built-in (C) methods, which are refused.
+void tl_push_env_newindexer(lua_State *L, int fnid, int props_index);
+// Like tl_rawlookup with the key at stack index `key`.
+int tl_rawlookup_at(lua_State *L, int idx, int key);
+// luaL_openlibs in protected mode. Returns a Lua status.
+int tl_openlibs(lua_State *L);
+
 // ---- Embedded Lua sources ----
 const char *tl_embedded_source(const char *name, size_t *len);
 

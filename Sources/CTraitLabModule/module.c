@@ -1,0 +1,30 @@
+// `require "traitlab"` from lua5.4 lands here. The Swift side runs with the
+// shim's "Swift is on the stack" flags set, exactly like a trampoline call, and
+// any error is raised here, after Swift has returned.
+#define _GNU_SOURCE
+#include "CTraitLabModule.h"
+#include "CLuaShim.h"
+#include <dlfcn.h>
+
+// Lua's package library dlcloses C modules when the state closes, but this
+// library must stay: the state's allocator lives here, and Swift code cannot
+// be unloaded safely. Re-opening ourselves with RTLD_NODELETE pins it.
+static void pin_library(void) {
+    Dl_info info;
+    if (dladdr((void *)&luaopen_traitlab, &info) && info.dli_fname)
+        dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
+int luaopen_traitlab(lua_State *L) {
+    pin_library();
+    tl_host *h = tl_attach(L);
+    if (h == NULL) return luaL_error(L, "traitlab: cannot attach to the Lua state (out of memory)");
+    int saved = h->in_swift;
+    h->in_swift = 1;
+    h->swift_frames++;
+    int n = traitlab_module_open(L);
+    h->swift_frames--;
+    h->in_swift = saved;
+    if (n < 0) return lua_error(L);
+    return n;
+}

@@ -1,0 +1,597 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// `env.traitOverrides`: a proxy bound to one environment.
+final class OverridesBox {
+    let env: TraitEnvironment
+    init(_ env: TraitEnvironment) { self.env = env }
+}
+
+/// The token `registerForTraitChanges` returns.
+final class RegistrationBox {
+    let registration: TraitChangeRegistration
+    weak var env: TraitEnvironment?
+    let id: Int
+    init(_ r: TraitChangeRegistration, env: TraitEnvironment, id: Int) {
+        registration = r
+        self.env = env
+        self.id = id
+    }
+}
+
+/// Built-in properties of environments, by name. Ids are what the C indexer
+/// passes to Swift.
+enum EnvironmentProperty: Int, CaseIterable {
+    case name = 1, traitCollection, traitOverrides, superview, subviews, window, view, parent, children
+    case presentedViewController, presentingViewController, presentationController, rootViewController
+    case windowScene, windows, screen, backgroundColor, isViewLoaded, viewIfLoaded, traitParent, className
+    case isConnected, traitChildren
+
+    var key: String { String(describing: self) }
+}
+
+/// Keys under which an environment's field table keeps registration data.
+private let handlersKey = "__handlers"
+private let targetsKey = "__targets"
+
+extension LuaHost {
+    // MARK: - Classes
+
+    func installEnvironmentClasses(into ui: Int32) {
+        L.newTable()
+        for p in EnvironmentProperty.allCases {
+            L.push(p.rawValue)
+            L.rawSet(-2, p.key)
+        }
+        refs.properties = L.ref()
+
+        L.registryGet(refs.properties)
+        tl_push_env_newindexer(L, LuaFunctions.id("environment.set", { c in try c.host.setProperty(c) }), -1)
+        refs.envNewindex = L.ref()
+        L.pop()
+        L.pushFunction(LuaFunctions.id("environment.tostring", { c in
+            let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+            c.L.push(env.description)
+            return 1
+        }))
+        refs.envToString = L.ref()
+
+        let base = makeClass(name: "TraitEnvironment", kind: nil, parent: nil, methods: environmentMethods())
+        func make(_ name: String, _ kind: EnvironmentKind, parent: Int32, _ methods: [(String, LuaFunction)]) -> Int32 {
+            let ref = makeClass(name: name, kind: kind, parent: parent, methods: methods)
+            refs.baseClasses[kind] = ref
+            L.registryGet(ref)
+            L.rawSet(ui, name)
+            return ref
+        }
+        let screen = make("Screen", .screen, parent: base, [
+            ("setTraits", { c in
+                let s = try c.environment(1, Screen.self, "Screen")
+                if lua_type(c.L, 2) == LUA_TFUNCTION {
+                    s.setTraits(try c.host.mutate(s.upcomingTraits, with: 2))
+                    return 0
+                }
+                try c.table(2)
+                var values: [(TraitDefinition, TraitValue)] = []
+                try c.L.forEachPair(2) {
+                    let d = try c.host.definition(forKey: -2)
+                    values.append((d, try d.validate(try c.host.traitValue(at: c.L.top))))
+                }
+                s.setTraits { m in for (d, v) in values { m[d] = v } }
+                return 0
+            }),
+        ])
+        _ = make("WindowScene", .windowScene, parent: base, [
+            ("disconnect", { c in try c.environment(1, WindowScene.self, "WindowScene").disconnect(); return 0 }),
+        ])
+        let view = make("View", .view, parent: base, viewMethods())
+        _ = make("Window", .window, parent: view, [])
+        _ = make("ViewController", .viewController, parent: base, viewControllerMethods())
+        _ = make("PresentationController", .presentationController, parent: base, [])
+        // ui.Screen.main: the default screen profile.
+        L.registryGet(screen)
+        push(world.mainScreen)
+        L.rawSet(-2, "main")
+        L.pop()
+    }
+
+    /// Creates a class table with `methods`, inheriting from `parent`, callable
+    /// as a constructor when it has a kind. Returns its registry ref.
+    func makeClass(name: String, kind: EnvironmentKind?, parent: Int32?, methods: [(String, LuaFunction)],
+                   luaMethods: Int32? = nil) -> Int32 {
+        L.newTable()
+        let c = L.top
+        for (k, f) in methods {
+            L.pushFunction(LuaFunctions.id("\(name):\(k)", f))
+            L.rawSet(c, k)
+        }
+        if let luaMethods {
+            L.forEachPair(luaMethods) {
+                L.pushValue(-2)
+                L.pushValue(-2)
+                lua_rawset(L, c)
+            }
+        }
+        // The class's own metatable: inheritance, construction, tostring.
+        L.newTable()
+        let mc = L.top
+        if let parent { L.registryGet(parent); L.rawSet(mc, "__index") }
+        L.pushFunction(LuaFunctions.id("class.call", { c in try c.host.construct(c) })); L.rawSet(mc, "__call")
+        L.pushFunction(LuaFunctions.id("class.tostring", { c in
+            c.L.registryGet(c.host.refs.classes)
+            c.L.pushValue(1)
+            lua_rawget(c.L, -2)
+            _ = c.L.rawGet(-1, "name")
+            c.L.push("class " + (c.L.string(-1) ?? "?"))
+            return 1
+        })); L.rawSet(mc, "__tostring")
+        lua_setmetatable(L, c)
+        // Instance meta: the indexer that F (the instance's field table) falls back to.
+        L.newTable()
+        let im = L.top
+        L.registryGet(refs.properties)
+        tl_push_env_indexer(L, LuaFunctions.id("environment.get", { c in try c.host.getProperty(c) }), c, -1)
+        L.rawSet(im, "__index")
+        L.pop()
+        // classes[C] = { name, kind, meta }
+        L.registryGet(refs.classes)
+        L.pushValue(c)
+        L.newTable()
+        L.push(name); L.rawSet(-2, "name")
+        if let kind { L.push("\(kind)"); L.rawSet(-2, "kind") }
+        L.pushValue(im); L.rawSet(-2, "meta")
+        lua_rawset(L, -3)
+        L.pop(2)
+        return L.ref()
+    }
+
+    /// The class description of the class table at `i`: (name, kind), or nil.
+    func classInfo(at i: Int32) -> (name: String, kind: EnvironmentKind?)? {
+        guard lua_type(L, i) == LUA_TTABLE else { return nil }
+        let t = L.absIndex(i)
+        L.registryGet(refs.classes)
+        L.pushValue(t)
+        defer { L.pop(2) }
+        guard lua_rawget(L, -2) == LUA_TTABLE else { return nil }
+        _ = L.rawGet(-1, "name")
+        let name = L.string(-1) ?? "?"
+        _ = L.rawGet(-2, "kind")
+        let kind = L.string(-1).flatMap { k in
+            [EnvironmentKind.screen, .windowScene, .window, .view, .viewController, .presentationController].first { "\($0)" == k }
+        }
+        L.pop(2)
+        return (name, kind)
+    }
+
+    private func construct(_ c: LuaCall) throws -> Int32 {
+        guard let info = classInfo(at: 1), let kind = info.kind else { throw LuaError.message("this class cannot be instantiated") }
+        if !L.isNil(2) { try c.table(2) }
+        let env: TraitEnvironment
+        switch kind {
+        case .screen:
+            var m = MutableTraits(base: .empty)
+            if !L.isNil(2) {
+                try L.forEachPair(2) {
+                    if L.string(-2) == "name" { return }
+                    let d = try definition(forKey: -2)
+                    try m.set(d, try traitValue(at: L.top))
+                }
+            }
+            env = Screen(world: world, traits: m.makeCollection())
+        case .windowScene:
+            var screen = world.mainScreen
+            if !L.isNil(2), L.rawGet(2, "screen") != LUA_TNIL {
+                guard let s = L.box(-1, as: Screen.self) else { throw LuaError.message("WindowScene: screen must be a Screen, got \(L.typeName(-1))") }
+                screen = s
+            }
+            if !L.isNil(2) { L.pop() }
+            env = WindowScene(world: world, screen: screen)
+        case .window: env = Window(world: world)
+        case .view: env = View(world: world)
+        case .viewController: env = ViewController(world: world)
+        case .presentationController:
+            throw LuaError.message("presentation controllers are created by present()")
+        }
+        env.className = info.name
+        push(env, classTable: 1)
+        let u = L.top
+        guard !L.isNil(2) else { return 1 }
+        // User fields (callbacks) first, so viewDidLoad is there when a property loads the view.
+        var properties: [String] = []
+        try L.forEachPair(2) {
+            if let k = L.string(-2), EnvironmentProperty.allCases.contains(where: { $0.key == k }) {
+                properties.append(k)
+                return
+            }
+            if kind == .screen { return }
+            if kind == .windowScene, L.string(-2) == "screen" { return }
+            try setUserField(u, key: -2, value: -1)
+        }
+        properties.sort { ($0 == "name" ? 0 : 1) < ($1 == "name" ? 0 : 1) }
+        for k in properties where !(kind == .windowScene && k == "screen") {
+            _ = L.rawGet(2, k)
+            let v = L.top
+            L.push(k)
+            try setProperty(env: env, object: u, key: k, value: v)
+            L.setTop(u)
+        }
+        return 1
+    }
+
+    /// Stores a user field in the object's field table, with the checks __newindex makes.
+    private func setUserField(_ u: Int32, key: Int32, value: Int32) throws {
+        let k = L.absIndex(key), v = L.absIndex(value)
+        if let name = L.string(k) {
+            if name.hasPrefix("__") { throw LuaError.message("cannot set field '\(name)': names starting with '__' are reserved") }
+            if tl_rawlookup_at(L, u, k) == LUA_TFUNCTION, lua_iscfunction(L, -1) != 0 {
+                L.pop()
+                throw LuaError.message("cannot replace built-in method '\(name)'")
+            }
+            L.pop()
+        }
+        pushFields(u)
+        L.pushValue(k)
+        L.pushValue(v)
+        lua_rawset(L, -3)
+        L.pop()
+    }
+
+    // MARK: - Properties
+
+    private func getProperty(_ c: LuaCall) throws -> Int32 {
+        let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+        guard let id = L.integer(3), let p = EnvironmentProperty(rawValue: id) else { L.pushNil(); return 1 }
+        let view = env as? View, vc = env as? ViewController
+        func pushOpt(_ e: TraitEnvironment?) { if let e { push(e) } else { L.pushNil() } }
+        func pushList(_ list: [TraitEnvironment]) {
+            L.newTable(narr: Int32(list.count))
+            for (k, e) in list.enumerated() { push(e); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+        }
+        switch p {
+        case .name: if let n = env.name { L.push(n) } else { L.pushNil() }
+        case .className: L.push(env.className)
+        case .traitCollection:
+            let tracking = world.trackingEnvironment === env
+            push(env.traitCollection, tracking: tracking)
+            if !tracking {
+                pushFields(1)
+                L.pushValue(-2)
+                L.rawSet(-2, "traitCollection")
+                L.pop()
+            }
+        case .traitOverrides:
+            if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
+            L.pushBox(OverridesBox(env), kind: .overrides)
+            L.registryGet(refs.overridesMeta)
+            lua_setmetatable(L, -2)
+            pushFields(1)
+            L.pushValue(-2)
+            L.rawSet(-2, "traitOverrides")
+            L.pop()
+        case .superview: pushOpt(view?.superview)
+        case .subviews: pushList(view?.subviews ?? [])
+        case .window: pushOpt(view?.window ?? vc?.viewIfLoaded?.window)
+        case .view:
+            guard let vc else { L.pushNil(); return 1 }
+            push(try vc.loadViewIfNeeded())
+        case .viewIfLoaded: pushOpt(vc?.viewIfLoaded)
+        case .isViewLoaded: if let vc { L.push(vc.viewIfLoaded != nil) } else { L.pushNil() }
+        case .parent: pushOpt(vc?.parent)
+        case .children: pushList(vc?.children ?? [])
+        case .presentedViewController: pushOpt(vc?.presentedViewController)
+        case .presentingViewController: pushOpt(vc?.presentingViewController)
+        case .presentationController: pushOpt(vc?.presentationController)
+        case .rootViewController: pushOpt((env as? Window)?.rootViewController)
+        case .windowScene: pushOpt((env as? Window)?.windowScene ?? view?.window?.windowScene)
+        case .windows: if let s = env as? WindowScene { pushList(s.windows) } else { L.pushNil() }
+        case .screen: pushOpt((env as? WindowScene)?.screen)
+        case .backgroundColor:
+            if let color = view?.backgroundColor { pushColor(color) } else { L.pushNil() }
+        case .traitParent: pushOpt(env.traitParent)
+        case .traitChildren: pushList(env.traitChildren)
+        case .isConnected: if let s = env as? WindowScene { L.push(s.isConnected) } else { L.pushNil() }
+        }
+        return 1
+    }
+
+    private func setProperty(_ c: LuaCall) throws -> Int32 {
+        let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+        let key = try c.string(2)
+        try setProperty(env: env, object: 1, key: key, value: 3)
+        return 0
+    }
+
+    private func setProperty(env: TraitEnvironment, object: Int32, key: String, value v: Int32) throws {
+        let readOnly = { LuaError.message("property '\(key)' of \(env.className) is read-only") }
+        let notHere = { LuaError.message("\(env.className) has no property '\(key)'") }
+        guard let p = EnvironmentProperty.allCases.first(where: { $0.key == key }) else { throw notHere() }
+        switch p {
+        case .name:
+            if L.isNil(v) { env.name = nil; return }
+            guard let s = L.string(v) else { throw LuaError.message("name must be a string, got \(L.typeName(v))") }
+            env.name = s
+        case .rootViewController:
+            guard let w = env as? Window else { throw notHere() }
+            if L.isNil(v) { try w.setRootViewController(nil); return }
+            guard let vc = L.box(v, as: ViewController.self) else {
+                throw LuaError.message("rootViewController must be a ViewController, got \(L.typeName(v))")
+            }
+            try w.setRootViewController(vc)
+        case .windowScene:
+            guard let w = env as? Window else { throw readOnly() }
+            if L.isNil(v) { w.setWindowScene(nil); return }
+            guard let s = L.box(v, as: WindowScene.self) else {
+                throw LuaError.message("windowScene must be a WindowScene, got \(L.typeName(v))")
+            }
+            w.setWindowScene(s)
+        case .backgroundColor:
+            guard let view = env as? View else { throw notHere() }
+            if L.isNil(v) { view.backgroundColor = nil; return }
+            guard let color = L.box(v, as: ColorBox.self) else {
+                throw LuaError.message("backgroundColor must be a ui.Color, got \(L.typeName(v))")
+            }
+            view.backgroundColor = color.value
+        default:
+            throw readOnly()
+        }
+    }
+
+    // MARK: - Methods
+
+    private func environmentMethods() -> [(String, LuaFunction)] {
+        [
+            ("registerForTraitChanges", { c in try c.host.register(c) }),
+            ("unregisterForTraitChanges", { c in
+                let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+                let token = try c.object(2, RegistrationBox.self, "TraitChangeRegistration")
+                env.unregisterForTraitChanges(token.registration)
+                if token.env === env { c.host.dropHandler(env: 1, id: token.id) }
+                return 0
+            }),
+            ("updateTraitsIfNeeded", { c in
+                try c.object(1, TraitEnvironment.self, "TraitEnvironment").updateTraitsIfNeeded()
+                return 0
+            }),
+            ("subclass", { c in try c.host.subclass(c) }),
+        ]
+    }
+
+    private func viewMethods() -> [(String, LuaFunction)] {
+        func view(_ c: LuaCall) throws -> View { try c.environment(1, View.self, "View") }
+        return [
+            ("addSubview", { c in
+                let v = try view(c)
+                try v.addSubview(try c.environment(2, View.self, "View"))
+                return 0
+            }),
+            ("insertSubview", { c in
+                let v = try view(c)
+                let sub = try c.environment(2, View.self, "View")
+                guard let i = c.L.integer(3) else { throw c.typeError(3, "integer index") }
+                try v.insertSubview(sub, at: i - 1)
+                return 0
+            }),
+            ("removeFromSuperview", { c in try view(c).removeFromSuperview(); return 0 }),
+            ("setNeedsLayout", { c in try view(c).setNeedsLayout(); return 0 }),
+            ("setNeedsDisplay", { c in try view(c).setNeedsDisplay(); return 0 }),
+            ("setNeedsUpdateProperties", { c in try view(c).setNeedsUpdateProperties(); return 0 }),
+            ("layoutIfNeeded", { c in try view(c).layoutIfNeeded(); return 0 }),
+        ]
+    }
+
+    private func viewControllerMethods() -> [(String, LuaFunction)] {
+        func vc(_ c: LuaCall, _ i: Int32 = 1) throws -> ViewController { try c.environment(i, ViewController.self, "ViewController") }
+        return [
+            ("addChild", { c in try vc(c).addChild(try vc(c, 2)); return 0 }),
+            ("removeFromParent", { c in try vc(c).removeFromParent(); return 0 }),
+            ("present", { c in try vc(c).present(try vc(c, 2)); return 0 }),
+            ("dismiss", { c in try vc(c).dismiss(); return 0 }),
+            ("loadViewIfNeeded", { c in _ = try vc(c).loadViewIfNeeded(); return 0 }),
+            ("setNeedsUpdateProperties", { c in
+                let v = try vc(c)
+                try v.loadViewIfNeeded().setNeedsUpdateProperties()
+                return 0
+            }),
+        ]
+    }
+
+    private func subclass(_ c: LuaCall) throws -> Int32 {
+        guard let info = classInfo(at: 1) else { throw LuaError.message("subclass must be called on a class, as ui.View:subclass(name, methods)") }
+        guard info.kind != nil, info.kind != .presentationController else { throw LuaError.message("class \(info.name) cannot be subclassed") }
+        let name = try c.string(2)
+        guard !name.isEmpty else { throw c.argError(2, "class name must not be empty") }
+        if !L.isNil(3) {
+            try c.table(3)
+            try L.forEachPair(3) {
+                if let k = L.string(-2), k.hasPrefix("__") { throw c.argError(3, "method names starting with '__' are reserved ('\(k)')") }
+            }
+        }
+        L.pushValue(1)
+        let parentRef = L.ref()
+        defer { L.unref(parentRef) }
+        let ref = makeClass(name: name, kind: info.kind, parent: parentRef, methods: [], luaMethods: L.isNil(3) ? nil : 3)
+        L.registryGet(ref)
+        L.unref(ref)
+        return 1
+    }
+
+    // MARK: - Overrides
+
+    func installOverridesMeta() {
+        func env(_ c: LuaCall) throws -> TraitEnvironment { try c.object(1, OverridesBox.self, "TraitOverrides").env }
+        refs.overridesMeta = makeMeta(name: "TraitOverrides", index: ("overrides.index", { c in
+            let e = try env(c)
+            let d = try c.host.definition(forKey: 2)
+            guard let v = e.traitOverride(d) else {
+                throw LuaError.message("\(e) has no override for trait '\(d.name)' (check with traitOverrides:contains first)")
+            }
+            c.host.push(v)
+            return 1
+        }), methods: [
+            "contains": ("TraitOverrides:contains", { c in
+                let e = try env(c)
+                c.L.push(e.containsTraitOverride(try c.host.definition(forKey: 2)))
+                return 1
+            }),
+            "remove": ("TraitOverrides:remove", { c in
+                let e = try env(c)
+                e.removeTraitOverride(try c.host.definition(forKey: 2))
+                return 0
+            }),
+        ], newindex: { c in
+            let e = try env(c)
+            let d = try c.host.definition(forKey: 2)
+            try e.setTraitOverride(d, try c.host.traitValue(at: 3))
+            return 0
+        }, tostring: { c in
+            let e = try env(c)
+            let parts = e.traitOverrideEntries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }
+            c.L.push("TraitOverrides of \(e) { " + parts.joined(separator: ", ") + (parts.isEmpty ? "}" : " }"))
+            return 1
+        }, extra: [("__pairs", "overrides.pairs", { c in
+            c.host.pushEntryIterator(try env(c).traitOverrideEntries)
+            return 3
+        })])
+    }
+
+    // MARK: - Registrations
+
+    private func register(_ c: LuaCall) throws -> Int32 {
+        let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+        let defs = try definitionList(at: 2, in: c)
+        guard !defs.isEmpty else { throw LuaError.message("Must pass one or more traits to register for") }
+        // What the registration calls, kept in the environment's field table so a
+        // closure capturing its own environment stays a Lua-only cycle.
+        L.setTop(3)
+        switch lua_type(L, 3) {
+        case LUA_TFUNCTION:
+            break
+        case LUA_TTABLE:
+            guard collection(at: 3) == nil else { throw c.typeError(3, "function or { target =, action = } table") }
+            _ = L.rawGet(3, "action")
+            guard let action = L.string(-1), !action.isEmpty else {
+                throw c.argError(3, "target-action registration needs an 'action' method name")
+            }
+            L.pop()
+            _ = L.rawGet(3, "target")
+            let targetType = lua_type(L, -1)
+            if targetType != LUA_TNIL && targetType != LUA_TTABLE && targetType != LUA_TUSERDATA {
+                throw c.argError(3, "target must be a table or an object, got \(L.typeName(-1))")
+            }
+            L.pop()
+            try L.forEachPair(3) {
+                guard let k = L.string(-2), k == "action" || k == "target" else {
+                    throw c.argError(3, "unknown field in target-action table (fields: target, action)")
+                }
+            }
+        default:
+            throw c.typeError(3, "function or { target =, action = } table")
+        }
+        let id = nextHandlerID
+        nextHandlerID += 1
+        let r = try env.registerForTraitChanges(defs) { [unowned self] env, previous in
+            try self.deliver(env: env, id: id, previous: previous)
+        }
+        storeHandler(env: 1, id: id, handler: 3)
+        L.pushBox(RegistrationBox(r, env: env, id: id), kind: .registration)
+        L.registryGet(refs.tokenMeta)
+        lua_setmetatable(L, -2)
+        return 1
+    }
+
+    /// handlers[id] = function, or { action = name, target = true } with the
+    /// target itself in the weak targets table.
+    private func storeHandler(env u: Int32, id: Int, handler h: Int32) {
+        pushFields(u)
+        let f = L.top
+        func subtable(_ key: String, weak: Bool) {
+            if L.rawGet(f, key) == LUA_TNIL {
+                L.pop()
+                L.newTable()
+                if weak {
+                    L.newTable(); L.push("v"); L.rawSet(-2, "__mode"); lua_setmetatable(L, -2)
+                }
+                L.pushValue(-1)
+                L.rawSet(f, key)
+            }
+        }
+        subtable(handlersKey, weak: false)
+        if lua_type(L, h) == LUA_TFUNCTION {
+            L.pushValue(h)
+        } else {
+            L.newTable()
+            _ = L.rawGet(h, "action"); L.rawSet(-2, "action")
+            if L.rawGet(h, "target") != LUA_TNIL {
+                L.push(true); L.rawSet(-3, "target")
+                subtable(targetsKey, weak: true)
+                L.pushValue(-2)
+                lua_rawseti(L, -2, lua_Integer(id))
+                L.pop(2)
+            } else {
+                L.pop()
+            }
+        }
+        lua_rawseti(L, -2, lua_Integer(id))
+        L.setTop(f - 1)
+    }
+
+    func dropHandler(env u: Int32, id: Int) {
+        pushFields(u)
+        for key in [handlersKey, targetsKey] where L.rawGet(-1, key) == LUA_TTABLE {
+            L.pushNil()
+            lua_rawseti(L, -2, lua_Integer(id))
+            L.pop()
+        }
+        L.setTop(u)
+    }
+
+    /// Calls a Lua registration. Returns false when its target was collected.
+    private func deliver(env: TraitEnvironment, id: Int, previous: TraitCollection) throws -> Bool {
+        let base = L.top
+        defer { L.setTop(base) }
+        push(env)
+        let u = L.top
+        pushFields(u)
+        let f = L.top
+        guard L.rawGet(f, handlersKey) == LUA_TTABLE else { return false }
+        guard lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else { return false }
+        if lua_type(L, -1) == LUA_TFUNCTION {
+            L.pushValue(u)
+            push(previous)
+            try call(2)
+            return true
+        }
+        let entry = L.top
+        _ = L.rawGet(entry, "action")
+        let action = L.string(-1) ?? ""
+        let target: Int32
+        if L.rawGet(entry, "target") != LUA_TNIL {
+            guard L.rawGet(f, targetsKey) == LUA_TTABLE, lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else {
+                dropHandler(env: u, id: id)
+                return false
+            }
+            target = L.top
+        } else {
+            target = u
+        }
+        guard tl_rawlookup(L, target, action) == LUA_TFUNCTION else {
+            throw LuaError.message("trait change action '\(action)' not found on \(L.typeName(target) == "table" ? "the target table" : L.typeName(target)) (registered on \(env))")
+        }
+        let fn = L.top
+        var nargs: Int32 = 2
+        if lua_iscfunction(L, fn) == 0 {
+            var ar = lua_Debug()
+            L.pushValue(fn)
+            lua_getinfo(L, ">u", &ar)
+            if ar.isvararg == 0 { nargs = min(2, max(0, Int32(ar.nparams) - 1)) }
+        } else {
+            nargs = 0
+        }
+        L.pushValue(target)
+        if nargs >= 1 { L.pushValue(u) }
+        if nargs >= 2 { push(previous) }
+        try call(1 + nargs)
+        return true
+    }
+}

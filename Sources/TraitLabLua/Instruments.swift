@@ -1,0 +1,229 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+extension LuaHost {
+    // MARK: - ui.dump
+
+    /// The subtree below `env` as text: each environment with its overrides and
+    /// the traits that differ from their defaults.
+    func dump(_ env: TraitEnvironment, format: String) throws -> String {
+        switch format {
+        case "tree": return dumpTree(env)
+        case "json": return dumpJSON(env)
+        case "dot": return dumpDot(env)
+        default: throw LuaError.message("unknown dump format '\(format)' (tree, json or dot)")
+        }
+    }
+
+    private func overridesText(_ e: TraitEnvironment) -> String {
+        e.traitOverrideEntries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ")
+    }
+
+    private func traitsText(_ tc: TraitCollection) -> String {
+        tc.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ")
+    }
+
+    private func dumpTree(_ root: TraitEnvironment) -> String {
+        var out = ""
+        func walk(_ e: TraitEnvironment, _ prefix: String, _ childPrefix: String) {
+            out += prefix + e.description
+            let o = overridesText(e)
+            if !o.isEmpty { out += "  overrides { \(o) }" }
+            out += "\n" + childPrefix + "    traits { \(traitsText(e.traitCollection)) }\n"
+            let kids = e.traitChildren
+            for (i, k) in kids.enumerated() {
+                let last = i == kids.count - 1
+                walk(k, childPrefix + (last ? "└─ " : "├─ "), childPrefix + (last ? "   " : "│  "))
+            }
+        }
+        walk(root, "", "")
+        return out
+    }
+
+    private func dumpJSON(_ root: TraitEnvironment) -> String {
+        func str(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\t": out += "\\t"
+                case "\r": out += "\\r"
+                default:
+                    if u.value < 0x20 {
+                        let h = String(u.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                    } else {
+                        out.unicodeScalars.append(u)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        func value(_ v: TraitValue) -> String {
+            switch v {
+            case .none: return "null"
+            case .bool(let b): return b ? "true" : "false"
+            case .int(let i): return String(i)
+            case .number(let d): return d.isFinite ? String(d) : "null"
+            case .string(let s): return str(s)
+            case .table(let t):
+                if t.isSequence { return "[" + t.entries.map { value($0.value) }.joined(separator: ",") + "]" }
+                return "{" + t.entries.map { e -> String in
+                    let k: String
+                    switch e.key {
+                    case .string(let s): k = s
+                    case .int(let i): k = String(i)
+                    case .number(let d): k = String(d)
+                    case .bool(let b): k = b ? "true" : "false"
+                    }
+                    return str(k) + ":" + value(e.value)
+                }.joined(separator: ",") + "}"
+            }
+        }
+        func values(_ entries: [TraitCollection.Entry]) -> String {
+            "{" + entries.map { str($0.definition.property) + ":" + value($0.value) }.joined(separator: ",") + "}"
+        }
+        func node(_ e: TraitEnvironment) -> String {
+            var parts = ["\"class\":" + str(e.className)]
+            if let n = e.name { parts.append("\"name\":" + str(n)) }
+            parts.append("\"overrides\":" + values(e.traitOverrideEntries))
+            parts.append("\"traits\":" + values(e.traitCollection.entries))
+            parts.append("\"children\":[" + e.traitChildren.map(node).joined(separator: ",") + "]")
+            return "{" + parts.joined(separator: ",") + "}"
+        }
+        return node(root)
+    }
+
+    private func dumpDot(_ root: TraitEnvironment) -> String {
+        var out = "digraph traits {\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n"
+        var ids: [ObjectIdentifier: Int] = [:]
+        func esc(_ s: String) -> String {
+            s.replacingAll("\\", "\\\\").replacingAll("\"", "\\\"")
+        }
+        func walk(_ e: TraitEnvironment) {
+            let id = ids.count
+            ids[ObjectIdentifier(e)] = id
+            var label = esc(e.description)
+            let o = overridesText(e)
+            if !o.isEmpty { label += "\\noverrides: " + esc(o) }
+            let t = traitsText(e.traitCollection)
+            if !t.isEmpty { label += "\\n" + esc(t) }
+            let style = e.traitOverrideEntries.isEmpty ? "" : ", style=filled, fillcolor=\"#fff2cc\""
+            out += "  n\(id) [label=\"\(label)\"\(style)];\n"
+            for k in e.traitChildren {
+                walk(k)
+                out += "  n\(id) -> n\(ids[ObjectIdentifier(k)] ?? 0);\n"
+            }
+        }
+        walk(root)
+        return out + "}\n"
+    }
+
+    // MARK: - ui.trace
+
+    /// `ui.trace(true)` prints events, `ui.trace(fn)` passes each event (a
+    /// table) to fn, `ui.trace(false)` stops.
+    func setTrace(_ c: LuaCall) throws -> Int32 {
+        if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
+        switch lua_type(L, 1) {
+        case LUA_TBOOLEAN where !L.bool(1), LUA_TNIL, LUA_TNONE:
+            world.tracer = nil
+        case LUA_TBOOLEAN:
+            world.tracer = { [weak self] event in self?.printTrace(event) }
+        case LUA_TFUNCTION:
+            L.pushValue(1)
+            traceRef = L.ref()
+            world.tracer = { [weak self] event in self?.callTrace(event) }
+        default:
+            throw c.typeError(1, "boolean or function")
+        }
+        return 0
+    }
+
+    /// One line per event, as `ui.trace(true)` prints it.
+    static func traceLine(_ event: TraceEvent) -> String {
+        func names(_ d: [TraitDefinition]) -> String { d.map(\.property).joined(separator: ", ") }
+        switch event {
+        case .updateBegan(let pass): return "update pass \(pass)"
+        case .traitsChanged(let e, let d): return "  \(e): traits changed: \(names(d))"
+        case .handlerCalled(let e, let d): return "  \(e): handler for \(names(d))"
+        case .lifecycle(let e, let ev): return "  \(e): \(ev.rawValue)"
+        case .overrideChanged(let e, let d, let v):
+            return "\(e): override \(d.property) = \(v.map(TraitEngine.describe) ?? "(removed)")"
+        }
+    }
+
+    private func printTrace(_ event: TraceEvent) {
+        var line = "[trace] " + LuaHost.traceLine(event) + "\n"
+        line.withUTF8 { buf in _ = fwrite(buf.baseAddress, 1, buf.count, stderr) }
+    }
+
+    private func callTrace(_ event: TraceEvent) {
+        let base = L.top
+        defer { L.setTop(base) }
+        L.registryGet(traceRef)
+        L.newTable()
+        let t = L.top
+        L.push(LuaHost.traceLine(event).trimmingLeadingSpaces); L.rawSet(t, "message")
+        switch event {
+        case .updateBegan(let pass): L.push("update"); L.rawSet(t, "kind"); L.push(pass); L.rawSet(t, "pass")
+        case .traitsChanged(let e, let d), .handlerCalled(let e, let d):
+            L.push({ if case .traitsChanged = event { return "traitsChanged" } else { return "handler" } }())
+            L.rawSet(t, "kind")
+            push(e); L.rawSet(t, "environment")
+            L.newTable(narr: Int32(d.count))
+            for (k, def) in d.enumerated() { push(def); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+            L.rawSet(t, "traits")
+        case .lifecycle(let e, let ev):
+            L.push("lifecycle"); L.rawSet(t, "kind")
+            push(e); L.rawSet(t, "environment")
+            L.push(ev.rawValue); L.rawSet(t, "callback")
+        case .overrideChanged(let e, let d, _):
+            L.push("override"); L.rawSet(t, "kind")
+            push(e); L.rawSet(t, "environment")
+            push(d); L.rawSet(t, "trait")
+        }
+        // A failing trace function is reported as a warning; it must not break the update.
+        if tl_pcall(L, 1, 0) != LUA_OK {
+            let msg = "trace function failed: " + popError()
+            msg.withCString { lua_warning(L, $0, 0) }
+        }
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.range(of: target) {
+            out += rest[..<r.lowerBound] + replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+
+    var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
+}
+
+extension Substring {
+    /// First occurrence of `s`, without Foundation.
+    func range(of s: String) -> Range<Index>? {
+        let needle = Array(s.utf8)
+        guard !needle.isEmpty else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            var j = i, k = 0
+            while k < needle.count, j < endIndex, self.utf8[j] == needle[k] {
+                j = self.utf8.index(after: j)
+                k += 1
+            }
+            if k == needle.count { return i..<j }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

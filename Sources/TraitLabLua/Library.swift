@@ -1,0 +1,256 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// A `ui.Color` value: fixed or dynamic.
+final class ColorBox {
+    let value: ColorValue
+    init(_ v: ColorValue) { value = v }
+}
+
+extension LuaHost {
+    /// Builds `traits`, `ui`, `swiftui` and `plugins`, sets them as globals and
+    /// as `package.loaded.traitlab`.
+    func installLibrary() throws {
+        L.registryGet(LUA_RIDX_GLOBALS)
+        _ = L.rawGet(-1, "next")
+        refs.next = L.ref()
+        L.pop()
+        installTraitMetatables()
+        installOverridesMeta()
+        refs.tokenMeta = makeMeta(name: "TraitChangeRegistration", index: ("token.index", { c in
+            let t = try c.object(1, RegistrationBox.self, "TraitChangeRegistration")
+            guard c.L.string(2) == "isActive" else { throw LuaError.message("TraitChangeRegistration has no field '\(c.L.string(2) ?? c.L.typeName(2))'") }
+            c.L.push(t.registration.isActive)
+            return 1
+        }), methods: [:], newindex: { _ in throw LuaError.message("registrations are read-only") }, tostring: { c in
+            let t = try c.object(1, RegistrationBox.self, "TraitChangeRegistration")
+            c.L.push("TraitChangeRegistration(\(t.registration.isActive ? "active" : "ended"))")
+            return 1
+        })
+        installColorMeta()
+
+        L.newTable()
+        let lib = L.top
+        installTraits()
+        L.rawSet(lib, "traits")
+        installUI()
+        L.rawSet(lib, "ui")
+        L.newTable()
+        L.rawSet(lib, "swiftui")
+        installPlugins()
+        L.rawSet(lib, "plugins")
+
+        for name in ["traits", "ui", "swiftui", "plugins"] {
+            L.registryGet(LUA_RIDX_GLOBALS)
+            _ = L.rawGet(lib, name)
+            L.rawSet(-2, name)
+            L.pop()
+        }
+        // require("traitlab") returns the same table.
+        L.registryGet(LUA_RIDX_GLOBALS)
+        if L.rawGet(-1, "package") == LUA_TTABLE, L.rawGet(-1, "loaded") == LUA_TTABLE {
+            L.pushValue(lib)
+            L.rawSet(-2, "traitlab")
+        }
+        L.setTop(lib)
+        refs.library = L.ref()
+    }
+
+    /// Pushes `{ traits, ui, swiftui, plugins }`.
+    public func pushLibrary() { L.registryGet(refs.library) }
+
+    private func installUI() {
+        L.newTable()
+        let ui = L.top
+        installEnvironmentClasses(into: ui)
+        func fn(_ name: String, _ body: @escaping LuaFunction) {
+            L.pushFunction(LuaFunctions.id("ui." + name, body))
+            L.rawSet(ui, name)
+        }
+        fn("update") { c in
+            try c.host.world.update()
+            return 0
+        }
+        fn("stats") { c in
+            let s = c.host.world.stats
+            let fields: [(String, Int)] = [
+                ("environments", s.environments), ("traitUpdates", s.traitUpdates), ("handlersCalled", s.handlersCalled),
+                ("layouts", s.layouts), ("draws", s.draws), ("propertyUpdates", s.propertyUpdates),
+                ("overridesSet", s.overridesSet), ("updates", s.updates), ("passes", s.passes),
+                ("environmentsVisited", s.environmentsVisited), ("lastUpdateVisited", s.lastUpdateVisited),
+                ("collectionsCreated", TraitCollection.createdCount), ("luaMemory", c.host.memoryInUse),
+            ]
+            c.L.newTable(nrec: Int32(fields.count))
+            for (k, v) in fields { c.L.push(v); c.L.rawSet(-2, k) }
+            return 1
+        }
+        fn("dump") { c in
+            let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+            let format = try c.optString(2) ?? "tree"
+            c.L.push(try c.host.dump(env, format: format))
+            return 1
+        }
+        fn("trace") { c in try c.host.setTrace(c) }
+        // ui.hierarchyMode is a property: reads and writes go through the metatable.
+        L.newTable()
+        L.pushFunction(LuaFunctions.id("ui.index", { c in
+            guard c.L.string(2) == "hierarchyMode" else { c.L.pushNil(); return 1 }
+            c.L.push(c.host.world.hierarchyMode.rawValue)
+            return 1
+        }))
+        L.rawSet(-2, "__index")
+        L.pushFunction(LuaFunctions.id("ui.newindex", { c in
+            guard c.L.string(2) == "hierarchyMode" else {
+                throw LuaError.message("cannot set ui.\(c.L.string(2) ?? c.L.typeName(2)): the ui table is read-only")
+            }
+            guard let s = c.L.string(3), let mode = HierarchyMode(rawValue: s) else {
+                throw LuaError.message("ui.hierarchyMode must be \"ios17\" or \"legacy\", got \(c.L.string(3).map { "\"\($0)\"" } ?? c.L.typeName(3))")
+            }
+            c.host.world.hierarchyMode = mode
+            return 0
+        }))
+        L.rawSet(-2, "__newindex")
+        lua_setmetatable(L, ui)
+        // ui.Color
+        L.newTable()
+        let color = L.top
+        L.pushFunction(LuaFunctions.id("ui.Color.dynamic", { c in
+            try c.function(1)
+            c.L.pushValue(1)
+            let ref = c.L.ref()
+            let host = c.host
+            let provider = LuaFunctionRef(host: host, ref: ref)
+            let dynamic = DynamicColor { [provider] tc in try provider.resolve(tc) }
+            c.host.pushColor(.dynamic(dynamic))
+            return 1
+        }))
+        L.rawSet(color, "dynamic")
+        L.newTable()
+        L.pushFunction(LuaFunctions.id("ui.Color", { c in
+            if let hex = c.L.string(2) {
+                c.host.pushColor(.fixed(try Color(hex: hex)))
+                return 1
+            }
+            var comps: [Double] = []
+            for i: Int32 in 2...5 {
+                if i == 5 && c.L.isNil(i) { break }
+                guard let d = c.L.number(i) else {
+                    throw LuaError.message("ui.Color expects (r, g, b [, a]) numbers from 0 to 1 or a \"#RRGGBB\" string; argument \(i - 1) is \(c.L.typeName(i))")
+                }
+                comps.append(d)
+            }
+            c.host.pushColor(.fixed(try Color(red: comps[0], green: comps[1], blue: comps[2], alpha: comps.count > 3 ? comps[3] : 1)))
+            return 1
+        }))
+        L.rawSet(-2, "__call")
+        lua_setmetatable(L, color)
+        L.rawSet(ui, "Color")
+    }
+
+    // MARK: - Colors
+
+    private func installColorMeta() {
+        refs.colorMeta = makeMeta(name: "Color", index: ("color.index", { c in
+            let box = try c.object(1, ColorBox.self, "Color")
+            let key = try c.string(2)
+            guard case .fixed(let color) = box.value else {
+                if key == "isDynamic" { c.L.push(true); return 1 }
+                throw LuaError.message("a dynamic color has no '\(key)'; resolve it first with color:resolvedColor(traitCollection)")
+            }
+            switch key {
+            case "red": c.L.push(color.red)
+            case "green": c.L.push(color.green)
+            case "blue": c.L.push(color.blue)
+            case "alpha": c.L.push(color.alpha)
+            case "hex": c.L.push(color.hexString)
+            case "isDynamic": c.L.push(false)
+            default: throw LuaError.message("Color has no field '\(key)' (red, green, blue, alpha, hex, isDynamic, resolvedColor)")
+            }
+            return 1
+        }), methods: [
+            "resolvedColor": ("Color:resolvedColor", { c in
+                let box = try c.object(1, ColorBox.self, "Color")
+                guard let tc = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
+                c.host.pushColor(.fixed(try box.value.resolved(with: tc)))
+                return 1
+            }),
+        ], newindex: { _ in throw LuaError.message("colors are immutable") }, tostring: { c in
+            let box = try c.object(1, ColorBox.self, "Color")
+            switch box.value {
+            case .fixed(let color): c.L.push("Color(\(color.hexString))")
+            case .dynamic: c.L.push("Color(dynamic)")
+            }
+            return 1
+        }, extra: [("__eq", "color.eq", { c in
+            guard let a = c.L.box(1, as: ColorBox.self), let b = c.L.box(2, as: ColorBox.self) else { c.L.push(false); return 1 }
+            switch (a.value, b.value) {
+            case let (.fixed(x), .fixed(y)): c.L.push(x == y)
+            case let (.dynamic(x), .dynamic(y)): c.L.push(x === y)
+            default: c.L.push(false)
+            }
+            return 1
+        })])
+    }
+
+    func pushColor(_ v: ColorValue) {
+        L.pushBox(ColorBox(v), kind: .color)
+        L.registryGet(refs.colorMeta)
+        lua_setmetatable(L, -2)
+    }
+
+    // MARK: - Sandbox
+
+    /// Removes what an untrusted script must not reach: files, processes,
+    /// native code, and the parts of `debug` that can break the VM.
+    func applySandbox() {
+        _ = run("""
+        local os_keep = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
+        os = os_keep
+        io = nil
+        dofile, loadfile = nil, nil
+        local raw_load = load
+        load = function(chunk, name, mode, env)
+          if mode ~= nil and mode ~= "t" then error("load: only text chunks are allowed in the sandbox", 2) end
+          return raw_load(chunk, name, "t", env)
+        end
+        debug = { traceback = debug.traceback }
+        if package then
+          package.loadlib = nil
+          package.cpath = ""
+          package.searchers[3] = nil
+          package.searchers[4] = nil
+          package.loaded.io = nil
+          package.loaded.os = os_keep
+          package.loaded.debug = debug
+        end
+        string.dump = nil
+        """, name: "=sandbox")
+    }
+}
+
+/// A Lua function held from Swift (a dynamic color's provider). Released with
+/// the Swift object; its host must outlive it.
+final class LuaFunctionRef {
+    weak var host: LuaHost?
+    let ref: Int32
+    init(host: LuaHost, ref: Int32) {
+        self.host = host
+        self.ref = ref
+    }
+    deinit { if let host, !host.isClosed { host.L.unref(ref) } }
+
+    func resolve(_ tc: TraitCollection) throws -> Color {
+        guard let host else { throw LuaError.message("the Lua state of this dynamic color is closed") }
+        let L = host.L
+        let base = L.top
+        defer { L.setTop(base) }
+        L.registryGet(ref)
+        host.push(tc)
+        try host.call(1, results: 1)
+        guard let box = L.box(-1, as: ColorBox.self) else {
+            throw LuaError.message("a dynamic color's function must return a ui.Color, got \(L.typeName(-1))")
+        }
+        return try box.value.resolved(with: tc)
+    }
+}

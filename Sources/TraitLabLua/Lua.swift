@@ -1,0 +1,252 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// A Lua state pointer. Swift code here only calls Lua APIs that cannot raise
+/// (memory errors are held off by the shim's allocator while Swift runs);
+/// anything that may run Lua code goes through `tl_pcall`.
+public typealias LuaStatePointer = OpaquePointer
+
+/// An error a Swift function reports to Lua. The trampoline raises it after
+/// the Swift frame has returned.
+public enum LuaError: Error {
+    /// A message; the trampoline prefixes the caller's position ("file:line:").
+    case message(String)
+    /// A complete error message (already positioned, with a traceback) raised as is.
+    case raised(String)
+
+    public var text: String {
+        switch self {
+        case .message(let m), .raised(let m): return m
+        }
+    }
+}
+
+/// A Swift function callable from Lua. It reads its arguments from the stack,
+/// pushes results and returns how many.
+typealias LuaFunction = (LuaCall) throws -> Int32
+
+/// One call from Lua into Swift: the state and the host that owns it.
+struct LuaCall {
+    let L: LuaStatePointer
+    let host: LuaHost
+    /// The name the function is registered under, for argument errors.
+    let name: String
+}
+
+/// The process-wide table of Swift functions exposed to Lua. Every state uses
+/// the same ids, so a function is registered once, by name.
+enum LuaFunctions {
+    nonisolated(unsafe) static var functions: [(name: String, body: LuaFunction)] = []
+    nonisolated(unsafe) static var ids: [String: Int32] = [:]
+    /// Swift objects whose Lua box was collected while Swift was on the stack;
+    /// released at the next safe point.
+    nonisolated(unsafe) static var deferredReleases: [UnsafeMutableRawPointer] = []
+
+    static func id(_ name: String, _ body: @escaping LuaFunction) -> Int32 {
+        if let id = ids[name] { return id }
+        let id = Int32(functions.count)
+        functions.append((name, body))
+        ids[name] = id
+        return id
+    }
+
+    static func install() {
+        tl_set_dispatch(luaDispatch, luaRelease)
+    }
+
+    static func drainReleases() {
+        while let p = deferredReleases.popLast() {
+            Unmanaged<AnyObject>.fromOpaque(p).release()
+        }
+    }
+}
+
+private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
+    guard let L, let hostPtr = tl_gethost(L)?.pointee.swift_host else { return 0 }
+    let host = Unmanaged<LuaHost>.fromOpaque(hostPtr).takeUnretainedValue()
+    if !LuaFunctions.deferredReleases.isEmpty, tl_gethost(L).pointee.swift_frames == 1 {
+        LuaFunctions.drainReleases()
+    }
+    let entry = LuaFunctions.functions[Int(fnid)]
+    do {
+        return try entry.body(LuaCall(L: L, host: host, name: entry.name))
+    } catch let e as LuaError {
+        switch e {
+        case .message(let m):
+            L.push(m)
+            return TL_RAISE_WHERE
+        case .raised(let m):
+            L.push(m)
+            return TL_RAISE_VALUE
+        }
+    } catch let e as TraitError {
+        L.push(e.message)
+        return TL_RAISE_WHERE
+    } catch {
+        L.push("\(error)")
+        return TL_RAISE_WHERE
+    }
+}
+
+private func luaRelease(_ payload: UnsafeMutableRawPointer?, _ deferred: Int32) {
+    guard let payload else { return }
+    if deferred != 0 {
+        LuaFunctions.deferredReleases.append(payload)
+    } else {
+        Unmanaged<AnyObject>.fromOpaque(payload).release()
+    }
+}
+
+/// Kinds of boxed Swift objects, stored in the box so foreign values are refused.
+enum BoxKind: Int32 {
+    case environment = 1, definition, enumeration, collection, mutableTraits, overrides, color, registration
+    case environmentKey, swiftUIView, hostingConfiguration, representable, plugin
+}
+
+// MARK: - Stack helpers
+
+extension LuaStatePointer {
+    var top: Int32 { lua_gettop(self) }
+    func setTop(_ n: Int32) { lua_settop(self, n) }
+    func pop(_ n: Int32 = 1) { tl_pop(self, n) }
+    func type(_ i: Int32) -> Int32 { lua_type(self, i) }
+    func isNil(_ i: Int32) -> Bool { lua_type(self, i) <= 0 }
+    func absIndex(_ i: Int32) -> Int32 { lua_absindex(self, i) }
+
+    func push(_ s: String) {
+        var s = s
+        s.withUTF8 { buf in
+            _ = buf.withMemoryRebound(to: CChar.self) { lua_pushlstring(self, $0.baseAddress, $0.count) }
+        }
+    }
+    func push(_ b: Bool) { lua_pushboolean(self, b ? 1 : 0) }
+    func push(_ i: Int) { lua_pushinteger(self, lua_Integer(i)) }
+    func push(_ d: Double) { lua_pushnumber(self, d) }
+    func pushNil() { lua_pushnil(self) }
+    func pushValue(_ i: Int32) { lua_pushvalue(self, i) }
+    func pushFunction(_ id: Int32) { tl_pushfunction(self, id) }
+
+    /// The string at `i` if it is a string (numbers are not converted).
+    func string(_ i: Int32) -> String? {
+        guard lua_type(self, i) == LUA_TSTRING else { return nil }
+        var len = 0
+        guard let p = tl_tostring(self, i, &len) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: len), as: UTF8.self)
+    }
+
+    func integer(_ i: Int32) -> Int? {
+        var ok: Int32 = 0
+        let v = tl_tointeger(self, i, &ok)
+        return ok != 0 ? Int(v) : nil
+    }
+
+    func number(_ i: Int32) -> Double? {
+        guard lua_type(self, i) == LUA_TNUMBER else { return nil }
+        return tl_tonumber(self, i, nil)
+    }
+
+    func bool(_ i: Int32) -> Bool { lua_toboolean(self, i) != 0 }
+
+    /// The Lua type name of the value at `i`, with `__name` for boxed objects.
+    func typeName(_ i: Int32) -> String {
+        if let obj = box(i, as: AnyObject.self) {
+            if let env = obj as? TraitEnvironment { return env.className }
+            return LuaHost.kindName(of: obj)
+        }
+        if lua_type(self, i) == LUA_TTABLE, LuaHost.isCollectionTable(self, i) { return "TraitCollection" }
+        return String(cString: lua_typename(self, lua_type(self, i)))
+    }
+
+    func rawGet(_ table: Int32, _ key: String) -> Int32 {
+        let t = absIndex(table)
+        push(key)
+        return lua_rawget(self, t)
+    }
+
+    func rawSet(_ table: Int32, _ key: String) {
+        let t = absIndex(table)
+        push(key)
+        tl_insert(self, -2)
+        lua_rawset(self, t)
+    }
+
+    func registryGet(_ ref: Int32) { lua_rawgeti(self, tl_registryindex(), lua_Integer(ref)) }
+
+    /// Stores the top value in the registry and returns its reference (pops it).
+    func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
+    func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
+
+    func newTable(narr: Int32 = 0, nrec: Int32 = 0) { lua_createtable(self, narr, nrec) }
+
+    /// The Swift object in a TraitLab box at `i`, if it has the expected type.
+    func box<T>(_ i: Int32, as: T.Type) -> T? {
+        guard let p = tl_tobox(self, i, nil) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(p).takeUnretainedValue() as? T
+    }
+
+    /// Pushes a new box holding `obj` (retained until the box is collected).
+    func pushBox(_ obj: AnyObject, kind: BoxKind, userValues: Int32 = 0) {
+        let p = Unmanaged.passRetained(obj).toOpaque()
+        _ = tl_newbox(self, p, kind.rawValue, userValues)
+    }
+
+    /// Iterates the raw key/value pairs of the table at `t` (keys at -2, values at -1
+    /// during `body`). The body must leave the stack as it found it.
+    func forEachPair(_ t: Int32, _ body: () throws -> Void) rethrows {
+        let t = absIndex(t)
+        pushNil()
+        while lua_next(self, t) != 0 {
+            do { try body() } catch { pop(2); throw error }
+            pop(1)
+        }
+    }
+
+    /// The raw length of a table or string.
+    func rawLength(_ i: Int32) -> Int { Int(lua_rawlen(self, i)) }
+}
+
+// MARK: - Argument checks (errors, never raises)
+
+extension LuaCall {
+    var argCount: Int32 { lua_gettop(L) }
+
+    func argError(_ i: Int32, _ message: String) -> LuaError {
+        .message("bad argument #\(i) to '\(name)' (\(message))")
+    }
+
+    func typeError(_ i: Int32, _ expected: String) -> LuaError {
+        let got = lua_type(L, i) <= 0 ? "no value" : L.typeName(i)
+        if i == 1 && expected.first?.isUppercase == true && name.contains(":") {
+            return .message("calling '\(name)' on bad self (\(expected) expected, got \(got))")
+        }
+        return argError(i, "\(expected) expected, got \(lua_type(L, i) == LUA_TNONE ? "no value" : got)")
+    }
+
+    func string(_ i: Int32) throws -> String {
+        guard let s = L.string(i) else { throw typeError(i, "string") }
+        return s
+    }
+
+    func optString(_ i: Int32) throws -> String? {
+        if L.isNil(i) { return nil }
+        return try string(i)
+    }
+
+    func table(_ i: Int32) throws {
+        guard lua_type(L, i) == LUA_TTABLE else { throw typeError(i, "table") }
+    }
+
+    func function(_ i: Int32) throws {
+        guard lua_type(L, i) == LUA_TFUNCTION else { throw typeError(i, "function") }
+    }
+
+    func object<T>(_ i: Int32, _ type: T.Type, _ expected: String) throws -> T {
+        guard let o = L.box(i, as: T.self) else { throw typeError(i, expected) }
+        return o
+    }
+
+    func environment<T: TraitEnvironment>(_ i: Int32, _ type: T.Type, _ expected: String) throws -> T {
+        try object(i, T.self, expected)
+    }
+}

@@ -1,0 +1,392 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// Options for a new host (the command line's flags).
+public struct LuaHostOptions {
+    /// Cap on Lua's allocations in bytes (`--memory-limit`); nil for none.
+    public var memoryLimit: Int?
+    /// Untrusted-script mode (`--sandbox`).
+    public var sandbox = false
+    public var hierarchyMode: HierarchyMode = .ios17
+    /// Folders searched for plugins before `TRAITLAB_PLUGIN_PATH` (`--plugin-path`).
+    public var pluginPaths: [String] = []
+    public init() {}
+}
+
+/// A Lua 5.4 state with TraitLab's globals (`traits`, `ui`, `swiftui`,
+/// `plugins`) around one ``TraitWorld``.
+///
+/// The host owns its state unless it was attached to an existing one (the
+/// `traitlab.so` module inside `lua5.4`), and closes it in ``close()``.
+public final class LuaHost {
+    public let L: LuaStatePointer
+    public let world = TraitWorld()
+    public let options: LuaHostOptions
+    private let ownsState: Bool
+    private(set) var isClosed = false
+    var refs = Refs()
+    /// Trait enums defined by scripts, newest last (for inferring enum types from defaults).
+    var definedEnums: [TraitEnum] = []
+    var plugins = PluginRegistry()
+    var traceRef: Int32 = LUA_NOREF
+    var nextHandlerID = 1
+
+    /// Registry references to the tables and functions the binding reuses.
+    struct Refs {
+        var objects: Int32 = LUA_NOREF      // env pointer -> userdata (weak values)
+        var anchors: Int32 = LUA_NOREF      // userdata -> true, for environments the world holds
+        var collectionBoxes: Int32 = LUA_NOREF  // collection table -> box (weak keys)
+        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> table (weak values)
+        var definitions: Int32 = LUA_NOREF  // definition pointer -> userdata
+        var classes: Int32 = LUA_NOREF      // class table -> { name, kind, meta }
+        var properties: Int32 = LUA_NOREF   // environment property name -> id
+        var collectionMeta: Int32 = LUA_NOREF
+        var definitionMeta: Int32 = LUA_NOREF
+        var enumMeta: Int32 = LUA_NOREF
+        var mutableMeta: Int32 = LUA_NOREF
+        var overridesMeta: Int32 = LUA_NOREF
+        var tokenMeta: Int32 = LUA_NOREF
+        var colorMeta: Int32 = LUA_NOREF
+        var envNewindex: Int32 = LUA_NOREF
+        var envToString: Int32 = LUA_NOREF
+        var library: Int32 = LUA_NOREF      // { traits, ui, swiftui, plugins }
+        var next: Int32 = LUA_NOREF         // the standard `next`, for __pairs
+        var baseClasses: [EnvironmentKind: Int32] = [:]
+    }
+
+    /// Creates a state of its own with the standard libraries and TraitLab's globals.
+    public init(options: LuaHostOptions = LuaHostOptions()) throws {
+        LuaFunctions.install()
+        guard let L = tl_newstate(options.memoryLimit.map { max(0, $0) } ?? 0) else {
+            throw LuaError.message("cannot create a Lua state: out of memory")
+        }
+        self.L = L
+        self.options = options
+        self.ownsState = true
+        tl_gethost(L).pointee.swift_host = Unmanaged.passUnretained(self).toOpaque()
+        if tl_openlibs(L) != LUA_OK {
+            let msg = L.string(-1) ?? "unknown error"
+            tl_close(L)
+            isClosed = true
+            throw LuaError.message("cannot open the standard libraries: \(msg)")
+        }
+        try setUp()
+    }
+
+    /// The host of a state owned by someone else (the `traitlab.so` module),
+    /// created on first use. The state keeps it alive until it closes.
+    public static func attached(to L: LuaStatePointer) throws -> LuaHost {
+        if let existing = LuaHost.from(L) { return existing }
+        let host = try LuaHost(attachingTo: L)
+        L.pushBox(host, kind: .plugin)
+        L.newTable()
+        tl_pushboxgc(L)
+        L.rawSet(-2, "__gc")
+        lua_setmetatable(L, -2)
+        _ = L.ref()
+        return host
+    }
+
+    private init(attachingTo L: LuaStatePointer) throws {
+        LuaFunctions.install()
+        guard let h = tl_attach(L) else { throw LuaError.message("cannot attach to the Lua state: out of memory") }
+        self.L = L
+        self.options = LuaHostOptions()
+        self.ownsState = false
+        h.pointee.swift_host = Unmanaged.passUnretained(self).toOpaque()
+        try setUp()
+    }
+
+    private func setUp() throws {
+        world.delegate = self
+        world.hierarchyMode = options.hierarchyMode
+        createRegistryTables()
+        try installLibrary()
+        if options.sandbox { applySandbox() }
+    }
+
+    deinit { close() }
+
+    /// Closes the state (finalizing every object) if this host owns it.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if ownsState {
+            tl_close(L)
+            LuaFunctions.drainReleases()
+        }
+    }
+
+    /// The host that owns a state, if any.
+    static func from(_ L: LuaStatePointer) -> LuaHost? {
+        guard let h = tl_gethost(L), let p = h.pointee.swift_host else { return nil }
+        return Unmanaged<LuaHost>.fromOpaque(p).takeUnretainedValue()
+    }
+
+    /// Bytes Lua has allocated now, and at most so far.
+    public var memoryInUse: Int { Int(tl_gethost(L).pointee.used) }
+    public var peakMemory: Int { Int(tl_gethost(L).pointee.peak) }
+
+    private func createRegistryTables() {
+        func table(mode: String?) -> Int32 {
+            L.newTable()
+            if let mode {
+                L.newTable()
+                L.push(mode)
+                L.rawSet(-2, "__mode")
+                lua_setmetatable(L, -2)
+            }
+            return L.ref()
+        }
+        refs.objects = table(mode: "v")
+        refs.anchors = table(mode: nil)
+        refs.collectionBoxes = table(mode: "k")
+        refs.collectionCache = table(mode: "v")
+        refs.definitions = table(mode: nil)
+        refs.classes = table(mode: nil)
+    }
+
+    // MARK: - Running code
+
+    /// Loads and runs a chunk in protected mode. On failure returns the error
+    /// message with its traceback.
+    @discardableResult
+    public func run(_ code: String, name: String, results: Int32 = 0) -> String? {
+        var code = code
+        let status = code.withUTF8 { buf in
+            buf.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(L, $0.baseAddress, $0.count, name, "t") }
+        }
+        if status != LUA_OK { return popError() }
+        if tl_pcall(L, 0, results) != LUA_OK { return popError() }
+        return nil
+    }
+
+    /// Pops the error value on top of the stack as a message.
+    public func popError() -> String {
+        let msg = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
+        L.pop()
+        return msg
+    }
+
+    /// Calls the function below `nargs` arguments in protected mode, turning a
+    /// Lua error into a Swift error carrying the message and traceback.
+    func call(_ nargs: Int32, results: Int32 = 0) throws {
+        if tl_pcall(L, nargs, results) != LUA_OK {
+            throw LuaError.raised(popError())
+        }
+    }
+
+    // MARK: - Environments
+
+    /// Pushes the Lua object for `env`, creating it on first use. An
+    /// environment is always the same Lua value while it lives.
+    func push(_ env: TraitEnvironment, classTable: Int32? = nil) {
+        let key = Unmanaged.passUnretained(env).toOpaque()
+        L.registryGet(refs.objects)
+        if tl_rawgetp(L, -1, key) != LUA_TNIL {
+            tl_remove(L, -2)
+            return
+        }
+        L.pop(2)
+        let classIndex: Int32
+        if let classTable {
+            classIndex = L.absIndex(classTable)
+        } else {
+            L.registryGet(refs.baseClasses[EnvironmentKind(env)] ?? LUA_REFNIL)
+            classIndex = L.top
+        }
+        L.pushBox(env, kind: .environment)
+        let u = L.top
+        L.newTable(nrec: 8)
+        let f = L.top
+        L.pushValue(f); L.rawSet(f, "__index")
+        L.registryGet(refs.envNewindex); L.rawSet(f, "__newindex")
+        tl_pushboxgc(L); L.rawSet(f, "__gc")
+        L.registryGet(refs.envToString); L.rawSet(f, "__tostring")
+        L.push(env.className); L.rawSet(f, "__name")
+        L.pushValue(classIndex); L.rawSet(f, "__metatable")
+        L.pushValue(u); tl_rawsetp(L, f, tl_selfkey())
+        // F's metatable: the class's instance meta (its indexer).
+        L.registryGet(refs.classes)
+        L.pushValue(classIndex)
+        lua_rawget(L, -2)
+        _ = L.rawGet(-1, "meta")
+        lua_setmetatable(L, f)
+        L.pop(2)
+        lua_setmetatable(L, u)
+        L.registryGet(refs.objects)
+        L.pushValue(u)
+        tl_rawsetp(L, -2, key)
+        L.pop()
+        env.isExposed = true
+        env.forEachTreeOwner { owner in hold(u, by: owner, true) }
+        if classTable == nil { tl_remove(L, classIndex) }
+    }
+
+    /// Keeps (or stops keeping) the environment object at `u` alive from its
+    /// owner's field table (`F.__owned[u] = true`), or from the registry when the
+    /// owner is the world. Exposes the owner if it has no Lua object yet.
+    func hold(_ u: Int32, by owner: TraitEnvironment?, _ on: Bool) {
+        let u = L.absIndex(u)
+        let base = L.top
+        defer { L.setTop(base) }
+        if let owner {
+            push(owner)
+            pushFields(-1)
+            if L.rawGet(-1, "__owned") != LUA_TTABLE {
+                guard on else { return }
+                L.pop()
+                L.newTable()
+                L.pushValue(-1)
+                L.rawSet(-3, "__owned")
+            }
+            L.pushValue(u)
+            if on { L.push(true) } else { L.pushNil() }
+            lua_rawset(L, -3)
+        } else {
+            L.registryGet(refs.anchors)
+            L.pushValue(u)
+            if on { L.push(true) } else { L.pushNil() }
+            lua_rawset(L, -3)
+        }
+    }
+
+    /// Pushes the field table F of the environment object at `i`.
+    func pushFields(_ i: Int32) {
+        if lua_getmetatable(L, i) == 0 { L.pushNil() }
+    }
+
+    // MARK: - Collections
+
+    /// Pushes the Lua object for a collection: an empty proxy P whose own
+    /// metatable's __index is a cache table C. Values read once are stored in C,
+    /// so the next read is two raw lookups; writes to P always reach __newindex.
+    /// Objects are cached per collection; a tracking object (automatic trait
+    /// tracking) is always fresh, so its reads always reach Swift once.
+    func push(_ tc: TraitCollection, tracking: Bool = false) {
+        let key = Unmanaged.passUnretained(tc).toOpaque()
+        if !tracking {
+            L.registryGet(refs.collectionCache)
+            if tl_rawgetp(L, -1, key) != LUA_TNIL {
+                tl_remove(L, -2)
+                return
+            }
+            L.pop(2)
+        }
+        L.newTable()
+        let p = L.top
+        L.newTable()
+        let cache = L.top
+        L.registryGet(refs.collectionMeta)
+        let template = L.top
+        L.newTable(nrec: 8)
+        let mp = L.top
+        L.forEachPair(template) {
+            L.pushValue(-2)
+            L.pushValue(-2)
+            lua_rawset(L, mp)
+        }
+        L.pushValue(cache)
+        L.rawSet(mp, "__index")
+        lua_setmetatable(L, p)
+        lua_setmetatable(L, cache)
+        // Both the proxy and its cache map to the Swift collection.
+        L.registryGet(refs.collectionBoxes)
+        L.pushBox(tc, kind: .collection)
+        L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc"); lua_setmetatable(L, -2)
+        L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
+        L.pushValue(cache); L.pushValue(-2); lua_rawset(L, -4)
+        L.setTop(p)
+        if !tracking {
+            L.registryGet(refs.collectionCache)
+            L.pushValue(p)
+            tl_rawsetp(L, -2, key)
+            L.pop()
+        }
+    }
+
+    /// The collection a Lua value stands for (its proxy or its cache table), if any.
+    func collection(at i: Int32) -> TraitCollection? {
+        guard lua_type(L, i) == LUA_TTABLE else { return nil }
+        let t = L.absIndex(i)
+        L.registryGet(refs.collectionBoxes)
+        L.pushValue(t)
+        lua_rawget(L, -2)
+        let c = L.box(-1, as: TraitCollection.self)
+        L.pop(2)
+        return c
+    }
+
+    static func isCollectionTable(_ L: LuaStatePointer, _ i: Int32) -> Bool {
+        LuaHost.from(L)?.collection(at: i) != nil
+    }
+
+    static func kindName(of obj: AnyObject) -> String {
+        switch obj {
+        case is TraitDefinition: return "TraitDefinition"
+        case is TraitEnum: return "TraitEnum"
+        case is MutableTraitsBox: return "MutableTraits"
+        case is OverridesBox: return "TraitOverrides"
+        case is ColorBox: return "Color"
+        case is RegistrationBox: return "TraitChangeRegistration"
+        default: return "userdata"
+        }
+    }
+}
+
+/// The kinds of environment, each with its own base class in Lua.
+enum EnvironmentKind: Hashable {
+    case screen, windowScene, window, view, viewController, presentationController
+
+    init(_ env: TraitEnvironment) {
+        switch env {
+        case is Screen: self = .screen
+        case is WindowScene: self = .windowScene
+        case is Window: self = .window
+        case is View: self = .view
+        case is ViewController: self = .viewController
+        default: self = .presentationController
+        }
+    }
+}
+
+// MARK: - The world's delegate
+
+extension LuaHost: TraitWorldDelegate {
+    public func environment(_ env: TraitEnvironment, owner: TraitEnvironment?, holds: Bool) {
+        push(env)
+        hold(-1, by: owner, holds)
+        L.pop()
+    }
+
+    public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
+        push(env)
+        let u = L.top
+        pushFields(u)
+        L.pushNil()
+        L.rawSet(-2, "traitCollection")
+        L.pop()
+        defer { L.setTop(u - 1) }
+        guard tl_rawlookup(L, u, "traitCollectionDidChange") == LUA_TFUNCTION else { return }
+        L.pushValue(u)
+        push(previous)
+        try call(2)
+    }
+
+    public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
+        push(env)
+        let u = L.top
+        defer { L.setTop(u - 1) }
+        if event.isTracked {
+            // Reads during tracked work must reach Swift, not the cached table.
+            pushFields(u)
+            L.pushNil()
+            L.rawSet(-2, "traitCollection")
+            L.pop()
+        }
+        guard tl_rawlookup(L, u, event.rawValue) == LUA_TFUNCTION else { return }
+        L.pushValue(u)
+        try call(1)
+    }
+}

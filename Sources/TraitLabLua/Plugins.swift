@@ -1,0 +1,292 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// Plugins loaded into one host, and the state of a load or reload in progress.
+struct PluginRegistry {
+    struct Plugin {
+        var name: String
+        var version: String
+        var path: String
+        var manifestRef: Int32
+        var definitions: [TraitDefinition]
+    }
+
+    var plugins: [String: Plugin] = [:]
+    var order: [String] = []
+    /// Plugins whose setup is running, innermost last (for owners and cycles).
+    var stack: [String] = []
+    /// During a reload: definitions that will replace old ones on success,
+    /// and new ones registered that must go again on failure.
+    var replacements: [(old: TraitDefinition, new: TraitDefinition)] = []
+    var added: [TraitDefinition] = []
+    var reloading: String?
+
+    var loading: String? { stack.last }
+
+    mutating func recordDefinition(_ def: TraitDefinition) {
+        guard loading != nil else { return }
+        added.append(def)
+    }
+}
+
+extension LuaHost {
+    func installPlugins() {
+        L.newTable()
+        let t = L.top
+        func fn(_ name: String, _ body: @escaping LuaFunction) {
+            L.pushFunction(LuaFunctions.id("plugins." + name, body))
+            L.rawSet(t, name)
+        }
+        fn("load") { c in
+            let name = try c.string(1)
+            try c.host.loadPlugin(name)
+            return 1
+        }
+        fn("list") { c in
+            let reg = c.host.plugins
+            c.L.newTable(narr: Int32(reg.order.count))
+            for (k, name) in reg.order.enumerated() {
+                guard let p = reg.plugins[name] else { continue }
+                c.L.newTable(nrec: 3)
+                c.L.push(p.name); c.L.rawSet(-2, "name")
+                c.L.push(p.version); c.L.rawSet(-2, "version")
+                c.L.push(p.path); c.L.rawSet(-2, "path")
+                lua_rawseti(c.L, -2, lua_Integer(k + 1))
+            }
+            return 1
+        }
+        fn("reload") { c in
+            let name = try c.string(1)
+            return try c.host.reloadPlugin(name)
+        }
+        fn("path") { c in
+            let dirs = c.host.pluginSearchPath()
+            c.L.newTable(narr: Int32(dirs.count))
+            for (k, d) in dirs.enumerated() { c.L.push(d); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
+            return 1
+        }
+    }
+
+    /// Where plugins are looked for, in order.
+    public func pluginSearchPath() -> [String] {
+        var dirs = options.pluginPaths
+        if let env = getenv("TRAITLAB_PLUGIN_PATH") {
+            dirs += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        dirs.append("./plugins")
+        if let xdg = getenv("XDG_CONFIG_HOME"), xdg.pointee != 0 {
+            dirs.append(String(cString: xdg) + "/traitlab/plugins")
+        } else if let home = getenv("HOME") {
+            dirs.append(String(cString: home) + "/.config/traitlab/plugins")
+        }
+        return dirs
+    }
+
+    /// The file for a plugin name (NAME.lua or NAME/init.lua on the path), or a path given directly.
+    func findPlugin(_ nameOrPath: String) -> String? {
+        func exists(_ p: String) -> Bool { access(p, R_OK) == 0 && !isDirectory(p) }
+        if nameOrPath.hasSuffix(".lua") || nameOrPath.contains("/") {
+            if exists(nameOrPath) { return nameOrPath }
+            if exists(nameOrPath + "/init.lua") { return nameOrPath + "/init.lua" }
+            return nil
+        }
+        for dir in pluginSearchPath() {
+            for candidate in ["\(dir)/\(nameOrPath).lua", "\(dir)/\(nameOrPath)/init.lua"] where exists(candidate) {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    private func pluginName(forPath path: String) -> String {
+        var parts = path.split(separator: "/").map(String.init)
+        if parts.last == "init.lua", parts.count > 1 { parts.removeLast(); return parts.last ?? path }
+        let file = parts.last ?? path
+        return file.hasSuffix(".lua") ? String(file.dropLast(4)) : file
+    }
+
+    /// Loads a plugin once (requirements first) and pushes its manifest.
+    public func loadPlugin(_ nameOrPath: String) throws {
+        let guessed = nameOrPath.hasSuffix(".lua") || nameOrPath.contains("/") ? nil : nameOrPath
+        if let n = guessed, let p = plugins.plugins[n] {
+            L.registryGet(p.manifestRef)
+            return
+        }
+        if let n = guessed, let at = plugins.stack.firstIndex(of: n) {
+            let cycle = (plugins.stack[at...] + [n]).joined(separator: " -> ")
+            throw LuaError.message("plugin requirement cycle: \(cycle)")
+        }
+        guard let path = findPlugin(nameOrPath) else {
+            let requiredBy = plugins.loading.map { " (required by plugin '\($0)')" } ?? ""
+            throw LuaError.message("plugin '\(nameOrPath)' not found\(requiredBy); searched: \(pluginSearchPath().joined(separator: ", "))")
+        }
+        if let existing = plugins.plugins.values.first(where: { $0.path == path }) {
+            L.registryGet(existing.manifestRef)
+            return
+        }
+        let started = plugins.stack.isEmpty
+        if started { plugins.added = [] }
+        do {
+            try runPlugin(path: path, fallbackName: guessed ?? pluginName(forPath: path), reloading: false)
+        } catch {
+            if started {
+                for d in plugins.added { world.registry.remove(d) }
+                plugins.added = []
+            }
+            throw error
+        }
+        if started { plugins.added = [] }
+    }
+
+    /// Runs a plugin file: loads its manifest, its requirements, then `setup(api)`.
+    /// Leaves the manifest on the stack.
+    private func runPlugin(path: String, fallbackName: String, reloading: Bool) throws {
+        let base = L.top
+        if luaL_loadfilex(L, path, "t") != LUA_OK {
+            throw LuaError.message("cannot load plugin \(path): \(popError())")
+        }
+        try call(0, results: 1)
+        guard lua_type(L, -1) == LUA_TTABLE else {
+            L.setTop(base)
+            throw LuaError.message("plugin \(path) must return a manifest table, got \(L.typeName(-1))")
+        }
+        let m = L.top
+        let name = (L.rawGet(m, "name") == LUA_TSTRING ? L.string(-1) : nil) ?? fallbackName
+        let version = L.rawGet(m, "version") == LUA_TNIL ? "0.0.0" : (L.string(-1) ?? "")
+        L.setTop(m)
+        if !reloading, let at = plugins.stack.firstIndex(of: name) {
+            L.setTop(base)
+            throw LuaError.message("plugin requirement cycle: \((plugins.stack[at...] + [name]).joined(separator: " -> "))")
+        }
+        if !reloading, plugins.plugins[name] != nil {
+            L.setTop(base)
+            throw LuaError.message("a plugin named '\(name)' is already loaded (from \(plugins.plugins[name]?.path ?? "?"))")
+        }
+        plugins.stack.append(name)
+        defer { plugins.stack.removeLast() }
+        // Requirements first.
+        if L.rawGet(m, "requires") != LUA_TNIL {
+            guard lua_type(L, -1) == LUA_TTABLE else { throw LuaError.message("plugin '\(name)': requires must be an array of plugin names") }
+            let n = L.rawLength(-1)
+            for k in 0..<n {
+                lua_rawgeti(L, m + 1, lua_Integer(k + 1))
+                guard let req = L.string(-1) else { throw LuaError.message("plugin '\(name)': requirement \(k + 1) must be a string") }
+                L.pop()
+                try loadPlugin(req)
+                L.pop()
+            }
+        }
+        L.setTop(m)
+        let before = plugins.added.count
+        if L.rawGet(m, "setup") != LUA_TNIL {
+            guard lua_type(L, -1) == LUA_TFUNCTION else { throw LuaError.message("plugin '\(name)': setup must be a function") }
+            pushLibrary()
+            try call(1)
+        }
+        L.setTop(m)
+        let defs = Array(plugins.added[before...]) + (reloading ? plugins.replacements.map(\.old) : [])
+        if !reloading {
+            L.pushValue(m)
+            plugins.plugins[name] = .init(name: name, version: version, path: path, manifestRef: L.ref(), definitions: defs)
+            plugins.order.append(name)
+        } else if var p = plugins.plugins[name] {
+            L.unref(p.manifestRef)
+            L.pushValue(m)
+            p.manifestRef = L.ref()
+            p.version = version
+            p.definitions = defs
+            plugins.plugins[name] = p
+        }
+    }
+
+    /// `plugins.reload(name)`: runs the plugin again; its new definitions replace
+    /// the old ones in place. On failure nothing changes and the error is raised.
+    /// Returns the manifest and an array of messages about dropped overrides.
+    func reloadPlugin(_ name: String) throws -> Int32 {
+        guard let p = plugins.plugins[name] else {
+            throw LuaError.message("plugin '\(name)' is not loaded (loaded: \(plugins.order.isEmpty ? "none" : plugins.order.joined(separator: ", ")))")
+        }
+        guard plugins.reloading == nil else { throw LuaError.message("plugin '\(name)' cannot be reloaded while a reload is running") }
+        plugins.reloading = name
+        plugins.replacements = []
+        plugins.added = []
+        defer {
+            plugins.reloading = nil
+            plugins.replacements = []
+            plugins.added = []
+        }
+        let previous = p.definitions
+        do {
+            try runPlugin(path: p.path, fallbackName: name, reloading: true)
+        } catch {
+            for d in plugins.added { world.registry.remove(d) }
+            throw error
+        }
+        // Commit: replace in place, drop what the plugin no longer defines.
+        for (old, new) in plugins.replacements { try world.registry.replace(old, with: new) }
+        let kept = Set(plugins.replacements.map { ObjectIdentifier($0.old) })
+        for d in previous where !kept.contains(ObjectIdentifier(d)) { world.registry.remove(d) }
+        var dropped: [String] = []
+        world.forEachEnvironment { e in
+            for n in e.revalidateOverrides(keeping: { d in world.registry.definitions.contains { $0 === d } }) {
+                dropped.append("\(e): override of \(n) dropped")
+            }
+        }
+        world.invalidateAllTraits()
+        clearCollectionCaches()
+        L.newTable(narr: Int32(dropped.count))
+        for (k, s) in dropped.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+        return 2
+    }
+
+    /// During a reload, `traits.define` for a trait the plugin already defined
+    /// returns the old definition and queues the replacement. Returns nil when
+    /// this is not such a case.
+    func replacementDuringReload(_ def: TraitDefinition) throws -> TraitDefinition? {
+        guard let name = plugins.reloading, plugins.loading == name, let p = plugins.plugins[name] else { return nil }
+        let old = p.definitions.first { o in
+            if let id = def.identifier { return o.identifier == id }
+            return o.property == def.property || o.name == def.name
+        }
+        guard let old else { return nil }
+        try world.registry.checkReplacement(def, replacing: old)
+        plugins.replacements.append((old, def))
+        return old
+    }
+
+    /// Forgets cached values of every collection table (definitions changed).
+    func clearCollectionCaches() {
+        L.registryGet(refs.collectionBoxes)
+        var tables: [Int32] = []
+        L.forEachPair(-1) {
+            L.pushValue(-2)
+            tables.append(L.ref())
+        }
+        L.pop()
+        for ref in tables {
+            L.registryGet(ref)
+            var keys: [Int32] = []
+            L.forEachPair(-1) {
+                L.pushValue(-2)
+                keys.append(L.ref())
+            }
+            for k in keys {
+                L.registryGet(k)
+                L.pushNil()
+                lua_rawset(L, -3)
+                L.unref(k)
+            }
+            L.pop()
+            L.unref(ref)
+        }
+    }
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+}

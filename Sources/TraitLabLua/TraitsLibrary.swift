@@ -1,0 +1,528 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// A mutable-traits object handed to a mutation function; invalid once it returns.
+final class MutableTraitsBox {
+    var traits: MutableTraits
+    var isValid = true
+    init(_ t: MutableTraits) { traits = t }
+}
+
+/// Property names that collide with methods of collections or overrides.
+let reservedTraitProperties: Set<String> = ["changedTraits", "modifyingTraits", "encode", "contains", "remove", "cases"]
+
+extension LuaHost {
+    // MARK: - Values
+
+    /// Converts the Lua value at `i` to a trait value (plain data only).
+    func traitValue(at i: Int32, depth: Int = 0) throws -> TraitValue {
+        switch lua_type(L, i) {
+        case LUA_TNIL, LUA_TNONE: return .none
+        case LUA_TBOOLEAN: return .bool(L.bool(i))
+        case LUA_TNUMBER:
+            if tl_isinteger(L, i) != 0, let n = L.integer(i) { return .int(n) }
+            return .number(L.number(i) ?? 0)
+        case LUA_TSTRING: return .string(L.string(i) ?? "")
+        case LUA_TTABLE:
+            if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
+            guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
+            var entries: [TraitTable.Entry] = []
+            try L.forEachPair(i) {
+                let key: TraitTableKey
+                switch lua_type(L, -2) {
+                case LUA_TSTRING: key = .string(L.string(-2) ?? "")
+                case LUA_TBOOLEAN: key = .bool(L.bool(-2))
+                case LUA_TNUMBER:
+                    if tl_isinteger(L, -2) != 0, let n = L.integer(-2) { key = .int(n) } else { key = .number(L.number(-2) ?? 0) }
+                default: throw LuaError.message("table values may only have string, number or boolean keys, got a \(L.typeName(-2)) key")
+                }
+                entries.append(.init(key: key, value: try traitValue(at: L.top, depth: depth + 1)))
+            }
+            return .table(TraitTable(entries))
+        default:
+            throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
+        }
+    }
+
+    func push(_ v: TraitValue) {
+        switch v {
+        case .none: L.pushNil()
+        case .bool(let b): L.push(b)
+        case .int(let n): L.push(n)
+        case .number(let d): L.push(d)
+        case .string(let s): L.push(s)
+        case .table(let t):
+            L.newTable(narr: Int32(t.isSequence ? t.entries.count : 0), nrec: Int32(t.isSequence ? 0 : t.entries.count))
+            for e in t.entries {
+                switch e.key {
+                case .string(let s): L.push(s)
+                case .int(let n): L.push(n)
+                case .number(let d): L.push(d)
+                case .bool(let b): L.push(b)
+                }
+                push(e.value)
+                lua_rawset(L, -3)
+            }
+        }
+    }
+
+    // MARK: - Definitions
+
+    func push(_ def: TraitDefinition) {
+        let key = Unmanaged.passUnretained(def).toOpaque()
+        L.registryGet(refs.definitions)
+        if tl_rawgetp(L, -1, key) != LUA_TNIL { tl_remove(L, -2); return }
+        L.pop()
+        L.pushBox(def, kind: .definition)
+        L.registryGet(refs.definitionMeta)
+        lua_setmetatable(L, -2)
+        L.pushValue(-1)
+        tl_rawsetp(L, -3, key)
+        tl_remove(L, -2)
+    }
+
+    /// The definition named by the key at `i`: a definition object or a property name.
+    func definition(forKey i: Int32) throws -> TraitDefinition {
+        if let d = L.box(i, as: TraitDefinition.self) { return d }
+        if let p = L.string(i) {
+            if let d = world.registry.definition(forProperty: p) { return d }
+            throw LuaError.message("unknown trait property '\(p)'\(suggestion(for: p))")
+        }
+        throw LuaError.message("expected a trait definition or property name, got \(L.typeName(i))")
+    }
+
+    /// " (did you mean 'x'?)" for a near miss among the registered properties.
+    func suggestion(for p: String) -> String {
+        let lower = p.lowercased()
+        var best: (String, Int)?
+        for d in world.registry.definitions {
+            let dist = editDistance(lower, d.property.lowercased())
+            if dist <= 2, dist < (best?.1 ?? Int.max) { best = (d.property, dist) }
+        }
+        return best.map { " (did you mean '\($0.0)'?)" } ?? ""
+    }
+
+    /// The trait definitions in an array (or a single definition) at `i`.
+    func definitionList(at i: Int32, in call: LuaCall) throws -> [TraitDefinition] {
+        if let d = L.box(i, as: TraitDefinition.self) { return [d] }
+        guard lua_type(L, i) == LUA_TTABLE, collection(at: i) == nil else {
+            throw call.typeError(i, "array of trait definitions")
+        }
+        var defs: [TraitDefinition] = []
+        let n = L.rawLength(i)
+        for k in 1...max(n, 1) where n > 0 {
+            lua_rawgeti(L, i, lua_Integer(k))
+            defer { L.pop() }
+            guard let d = L.box(-1, as: TraitDefinition.self) else {
+                throw call.argError(i, "entry \(k) is \(L.typeName(-1) == "nil" ? "nil" : "a " + L.typeName(-1)), not a trait definition")
+            }
+            defs.append(d)
+        }
+        return defs
+    }
+
+    // MARK: - Library functions
+
+    func installTraits() {
+        L.newTable()
+        let t = L.top
+        func fn(_ name: String, _ body: @escaping LuaFunction) {
+            L.pushFunction(LuaFunctions.id("traits." + name, body))
+            L.rawSet(t, name)
+        }
+        fn("enum") { c in try c.host.defineEnum(c) }
+        fn("define") { c in try c.host.defineTrait(c) }
+        fn("collection") { c in try c.host.makeCollection(c) }
+        fn("decode") { c in
+            let json = try c.string(1)
+            let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry)
+            c.host.push(tc)
+            return 1
+        }
+        fn("definitions") { c in
+            let defs = c.host.world.registry.definitions
+            c.L.newTable(narr: Int32(defs.count))
+            for (k, d) in defs.enumerated() { c.host.push(d); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
+            return 1
+        }
+        fn("named") { c in
+            let key = try c.string(1)
+            if let d = c.host.world.registry.definition(forProperty: key)
+                ?? c.host.world.registry.definitions.first(where: { $0.name == key }) {
+                c.host.push(d)
+            } else {
+                c.L.pushNil()
+            }
+            return 1
+        }
+        for d in SystemTraits.all {
+            push(d)
+            L.rawSet(t, d.name)
+        }
+        func list(_ name: String, _ defs: [TraitDefinition]) {
+            L.newTable(narr: Int32(defs.count))
+            for (k, d) in defs.enumerated() { push(d); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+            L.rawSet(t, name)
+        }
+        list("systemTraitsAffectingColorAppearance", SystemTraits.affectingColorAppearance)
+        list("systemTraitsAffectingImageLookup", SystemTraits.affectingImageLookup)
+    }
+
+    func installTraitMetatables() {
+        // Definitions: read-only fields.
+        refs.definitionMeta = makeMeta(name: "TraitDefinition", index: ("def.index", { c in try c.host.definitionField(c) }),
+                                       methods: [:], newindex: { _ in throw LuaError.message("trait definitions are read-only") },
+                                       tostring: { c in
+            let d = try c.object(1, TraitDefinition.self, "TraitDefinition")
+            c.L.push("TraitDefinition(\(d.name))")
+            return 1
+        })
+        refs.enumMeta = makeMeta(name: "TraitEnum", index: ("enum.index", { c in try c.host.enumField(c) }),
+                                 methods: [:], newindex: { _ in throw LuaError.message("trait enums are read-only") },
+                                 tostring: { c in
+            let e = try c.object(1, TraitEnum.self, "TraitEnum")
+            c.L.push("TraitEnum(\(e.name): \(e.caseList))")
+            return 1
+        }, extra: [("__len", "enum.len", { c in
+            c.L.push(try c.object(1, TraitEnum.self, "TraitEnum").cases.count)
+            return 1
+        })])
+        refs.collectionMeta = makeMeta(name: "TraitCollection", index: ("collection.index", { c in try c.host.collectionField(c) }),
+                                       methods: [
+                                        "changedTraits": ("TraitCollection:changedTraits", { c in try c.host.changedTraits(c) }),
+                                        "modifyingTraits": ("TraitCollection:modifyingTraits", { c in try c.host.modifyingTraits(c) }),
+                                        "encode": ("TraitCollection:encode", { c in
+                                            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                                            c.L.push(tc.encodedJSON())
+                                            return 1
+                                        }),
+                                       ],
+                                       newindex: { _ in throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy") },
+                                       tostring: { c in
+            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+            c.L.push(c.host.describe(tc))
+            return 1
+        }, extra: [
+            ("__eq", "collection.eq", { c in
+                guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
+                c.L.push(a == b)
+                return 1
+            }),
+            ("__pairs", "collection.pairs", { c in
+                guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                c.host.pushEntryIterator(tc.entries)
+                return 3
+            }),
+        ], protect: true, gc: false)
+        refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
+            let m = try c.host.liveMutable(c)
+            let d = try c.host.definition(forKey: 2)
+            c.host.push(m.traits[d])
+            return 1
+        }), methods: [:], newindex: { c in
+            let m = try c.host.liveMutable(c)
+            let d = try c.host.definition(forKey: 2)
+            try m.traits.set(d, try c.host.traitValue(at: 3))
+            return 0
+        }, tostring: { c in
+            c.L.push("MutableTraits")
+            return 1
+        })
+    }
+
+    /// Builds a metatable with an indexer (methods first, then a Swift field
+    /// reader), a __newindex, a __tostring and extra metamethods; returns its ref.
+    func makeMeta(name: String, index: (String, LuaFunction), methods: [String: (String, LuaFunction)],
+                  newindex: @escaping LuaFunction, tostring: @escaping LuaFunction,
+                  extra: [(String, String, LuaFunction)] = [], protect: Bool = false, gc: Bool = true) -> Int32 {
+        L.newTable()
+        let mt = L.top
+        L.newTable()
+        let m = L.top
+        for (k, f) in methods {
+            L.pushFunction(LuaFunctions.id(f.0, f.1))
+            L.rawSet(m, k)
+        }
+        tl_pushindexer(L, LuaFunctions.id(index.0, index.1), m)
+        L.rawSet(mt, "__index")
+        L.pop()
+        L.pushFunction(LuaFunctions.id(name + ".newindex", newindex)); L.rawSet(mt, "__newindex")
+        L.pushFunction(LuaFunctions.id(name + ".tostring", tostring)); L.rawSet(mt, "__tostring")
+        for (event, fname, body) in extra {
+            L.pushFunction(LuaFunctions.id(fname, body))
+            L.rawSet(mt, event)
+        }
+        if gc { tl_pushboxgc(L); L.rawSet(mt, "__gc") }
+        L.push(name); L.rawSet(mt, "__name")
+        if protect { L.push(name); L.rawSet(mt, "__metatable") }
+        return L.ref()
+    }
+
+    private func liveMutable(_ c: LuaCall) throws -> MutableTraitsBox {
+        let m = try c.object(1, MutableTraitsBox.self, "MutableTraits")
+        guard m.isValid else { throw LuaError.message("mutable traits can only be used inside the function they were passed to") }
+        return m
+    }
+
+    /// Pushes (next, snapshot, nil) for `pairs`: a plain table of property = value.
+    func pushEntryIterator(_ entries: [TraitCollection.Entry]) {
+        L.registryGet(refs.next)
+        L.newTable(nrec: Int32(entries.count))
+        for e in entries {
+            push(e.value)
+            L.rawSet(-2, e.definition.property)
+        }
+        L.pushNil()
+    }
+
+    /// Pushes the Lua object for an enum (the same value every time).
+    func push(_ e: TraitEnum) {
+        let key = Unmanaged.passUnretained(e).toOpaque()
+        L.registryGet(refs.definitions)
+        if tl_rawgetp(L, -1, key) != LUA_TNIL { tl_remove(L, -2); return }
+        L.pop()
+        L.pushBox(e, kind: .enumeration)
+        L.registryGet(refs.enumMeta)
+        lua_setmetatable(L, -2)
+        L.pushValue(-1)
+        tl_rawsetp(L, -3, key)
+        tl_remove(L, -2)
+    }
+
+    // MARK: traits.enum / traits.define
+
+    private func defineEnum(_ c: LuaCall) throws -> Int32 {
+        let name = try c.string(1)
+        guard !name.isEmpty else { throw c.argError(1, "enum name must not be empty") }
+        try c.table(2)
+        let n = L.rawLength(2)
+        guard n > 0 else { throw c.argError(2, "an enum needs one or more cases") }
+        var cases: [String] = []
+        for k in 1...n {
+            lua_rawgeti(L, 2, lua_Integer(k))
+            defer { L.pop() }
+            guard let s = L.string(-1), !s.isEmpty else { throw c.argError(2, "case \(k) must be a non-empty string, got \(L.typeName(-1))") }
+            if s == "cases" || s == "name" { throw c.argError(2, "'\(s)' cannot be a case name (it is an enum field)") }
+            if cases.contains(s) { throw c.argError(2, "case '\(s)' appears twice") }
+            cases.append(s)
+        }
+        let e = TraitEnum(name: name, cases: cases)
+        definedEnums.append(e)
+        push(e)
+        return 1
+    }
+
+    private func enumField(_ c: LuaCall) throws -> Int32 {
+        let e = try c.object(1, TraitEnum.self, "TraitEnum")
+        let key = try c.string(2)
+        switch key {
+        case "name": L.push(e.name)
+        case "cases":
+            L.newTable(narr: Int32(e.cases.count))
+            for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+        default:
+            guard e.contains(key) else { throw LuaError.message("enum \(e.name) has no case '\(key)' (cases: \(e.caseList))") }
+            L.push(key)
+        }
+        return 1
+    }
+
+    private func defineTrait(_ c: LuaCall) throws -> Int32 {
+        try c.table(1)
+        let def = try definitionSpec(at: 1, owner: plugins.loading, call: c)
+        if let old = try replacementDuringReload(def) {
+            push(old)
+            return 1
+        }
+        try world.registry.register(def)
+        plugins.recordDefinition(def)
+        push(def)
+        return 1
+    }
+
+    /// Reads a `traits.define` table into a (not yet registered) definition.
+    func definitionSpec(at i: Int32, owner: String?, call c: LuaCall) throws -> TraitDefinition {
+        let known: Set<String> = ["name", "default", "type", "identifier", "affectsColorAppearance", "property"]
+        try L.forEachPair(i) {
+            guard let k = L.string(-2), known.contains(k) else {
+                throw c.argError(i, "unknown field \(L.string(-2).map { "'\($0)'" } ?? L.typeName(-2)) in trait definition (fields: name, default, type, identifier, affectsColorAppearance, property)")
+            }
+        }
+        func field(_ k: String) -> Int32 { _ = L.rawGet(i, k); return L.top }
+        let top = L.top
+        defer { L.setTop(top) }
+        guard let name = L.string(field("name")), !name.isEmpty else {
+            throw c.argError(i, "trait definition needs a 'name' string")
+        }
+        let defaultIndex = field("default")
+        let typeIndex = field("type")
+        let hasDefault = !L.isNil(defaultIndex)
+        var type: TraitValueType
+        var isOptional = false
+        if !L.isNil(typeIndex) {
+            if let e = L.box(typeIndex, as: TraitEnum.self) {
+                type = .enumeration(e)
+            } else if let s = L.string(typeIndex) {
+                switch s {
+                case "boolean": type = .boolean
+                case "integer": type = .integer
+                case "number": type = .number
+                case "string": type = .string
+                case "table": type = .table
+                default: throw LuaError.message("trait '\(name)': unknown type '\(s)' (boolean, integer, number, string, table or an enum)")
+                }
+            } else {
+                throw LuaError.message("trait '\(name)': type must be a type name or an enum, got \(L.typeName(typeIndex))")
+            }
+            isOptional = !hasDefault
+        } else {
+            guard hasDefault else { throw LuaError.message("trait '\(name)' needs a default value (or a type, for an optional trait)") }
+            switch lua_type(L, defaultIndex) {
+            case LUA_TBOOLEAN: type = .boolean
+            case LUA_TNUMBER: type = tl_isinteger(L, defaultIndex) != 0 ? .integer : .number
+            case LUA_TSTRING:
+                // A default that is a case of a script-defined enum makes an enum trait.
+                let s = L.string(defaultIndex) ?? ""
+                if let e = definedEnums.last(where: { $0.contains(s) }) { type = .enumeration(e) } else { type = .string }
+            case LUA_TTABLE: type = .table
+            default: throw LuaError.message("trait '\(name)': default must be plain data, got \(L.typeName(defaultIndex))")
+            }
+        }
+        let identifierIndex = field("identifier")
+        var identifier: String?
+        if !L.isNil(identifierIndex) {
+            guard let s = L.string(identifierIndex) else { throw LuaError.message("trait '\(name)': identifier must be a string") }
+            identifier = s
+        }
+        let propIndex = field("property")
+        var property: String?
+        if !L.isNil(propIndex) {
+            guard let s = L.string(propIndex) else { throw LuaError.message("trait '\(name)': property must be a string") }
+            property = s
+        }
+        let prop = property ?? TraitDefinition.defaultProperty(for: name)
+        if reservedTraitProperties.contains(prop) {
+            throw LuaError.message("trait '\(name)': property '\(prop)' is reserved (it names a method); give another with property = ...")
+        }
+        let affectsIndex = field("affectsColorAppearance")
+        if !L.isNil(affectsIndex) && lua_type(L, affectsIndex) != LUA_TBOOLEAN {
+            throw LuaError.message("trait '\(name)': affectsColorAppearance must be a boolean")
+        }
+        let defaultValue = try traitValue(at: defaultIndex)
+        let def = try TraitDefinition(name: name, valueType: type, defaultValue: defaultValue, isOptional: isOptional,
+                                      identifier: identifier, property: property, affectsColorAppearance: L.bool(affectsIndex))
+        def.owner = owner
+        return def
+    }
+
+    private func definitionField(_ c: LuaCall) throws -> Int32 {
+        let d = try c.object(1, TraitDefinition.self, "TraitDefinition")
+        let key = try c.string(2)
+        switch key {
+        case "name": L.push(d.name)
+        case "default": push(d.defaultValue)
+        case "identifier": if let i = d.identifier { L.push(i) } else { L.pushNil() }
+        case "affectsColorAppearance": L.push(d.affectsColorAppearance)
+        case "property": L.push(d.property)
+        case "isOptional": L.push(d.isOptional)
+        case "isSystem": L.push(d.isSystem)
+        case "type":
+            if case .enumeration(let e) = d.valueType { push(e) } else { L.push(d.valueType.name) }
+        case "cases":
+            guard case .enumeration(let e) = d.valueType else { L.pushNil(); return 1 }
+            L.newTable(narr: Int32(e.cases.count))
+            for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+        default:
+            throw LuaError.message("TraitDefinition has no field '\(key)' (name, default, type, identifier, affectsColorAppearance, property, cases, isOptional, isSystem)")
+        }
+        return 1
+    }
+
+    // MARK: Collections
+
+    /// Runs `fn` (at `fnIndex`) with a mutable-traits object over `base` and returns the result.
+    func mutate(_ base: TraitCollection, with fnIndex: Int32) throws -> TraitCollection {
+        let box = MutableTraitsBox(MutableTraits(base: base))
+        defer { box.isValid = false }
+        L.pushValue(fnIndex)
+        L.pushBox(box, kind: .mutableTraits)
+        L.registryGet(refs.mutableMeta)
+        lua_setmetatable(L, -2)
+        try call(1)
+        return box.traits.makeCollection()
+    }
+
+    private func makeCollection(_ c: LuaCall) throws -> Int32 {
+        switch lua_type(L, 1) {
+        case LUA_TFUNCTION:
+            push(try mutate(.empty, with: 1))
+        case LUA_TTABLE:
+            var m = MutableTraits(base: .empty)
+            try L.forEachPair(1) {
+                let d = try definition(forKey: -2)
+                try m.set(d, try traitValue(at: L.top))
+            }
+            push(m.makeCollection())
+        case LUA_TNONE, LUA_TNIL:
+            push(TraitCollection.empty)
+        default:
+            throw c.typeError(1, "function or table")
+        }
+        return 1
+    }
+
+    private func collectionField(_ c: LuaCall) throws -> Int32 {
+        guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+        let d = try definition(forKey: 2)
+        let v = tc[d]
+        push(v)
+        // Immutable values are cached in the cache table (arg 1 when the proxy
+        // missed), so the next read is a raw lookup. Tables are copied on every read.
+        if case .table = v { return 1 }
+        if let tracked = world.trackingEnvironment, tracked.traitCollection === tc { return 1 }
+        L.pushValue(2)
+        L.pushValue(-2)
+        lua_rawset(L, 1)
+        return 1
+    }
+
+    private func changedTraits(_ c: LuaCall) throws -> Int32 {
+        guard let a = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+        guard let b = collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
+        let defs = a.changedTraits(from: b)
+        L.newTable(narr: Int32(defs.count))
+        for (k, d) in defs.enumerated() { push(d); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+        return 1
+    }
+
+    private func modifyingTraits(_ c: LuaCall) throws -> Int32 {
+        guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+        try c.function(2)
+        push(try mutate(tc, with: 2))
+        return 1
+    }
+
+    /// `TraitCollection { horizontalSizeClass = "compact", myAppTheme = "bold" }`.
+    func describe(_ tc: TraitCollection) -> String {
+        if tc.entries.isEmpty { return "TraitCollection {}" }
+        return "TraitCollection { " + tc.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ") + " }"
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.utf8), b = Array(b.utf8)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var prev = Array(0...b.count)
+    var cur = prev
+    for i in 1...a.count {
+        cur[0] = i
+        for j in 1...b.count {
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&prev, &cur)
+    }
+    return prev[b.count]
+}
