@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every example and checks that it exits 0 and prints what it claims.
+set -u
+bin=${1:?usage: examples_test.sh path/to/traitlab}
+cd "$(dirname "$0")/.."
+pass=0; fail=0
+check() {  # check NAME EXPECTED-REGEX... (output of the example in $out)
+  local name=$1; shift
+  for re in "$@"; do
+    if ! grep -Eq -- "$re" <<<"$out"; then
+      echo "FAIL $name: output lacks /$re/"; echo "$out" | sed 's/^/    /'; fail=$((fail+1)); return
+    fi
+  done
+  echo "ok   $name"; pass=$((pass+1))
+}
+run() { out=$("$bin" "$@" 2>&1); status=$?; [ $status -eq 0 ] || out="$out"$'\n'"EXIT STATUS $status"; }
+
+run examples/01_collections.lua
+check 01_collections 'modified: .*horizontalSizeClass = "compact"' 'changed: +HorizontalSizeClass, UserInterfaceStyle' 'unset style reads as: unspecified' "did you mean 'horizontalSizeClass'"
+run examples/02_contained_in_settings.lua
+check 02_contained_in_settings 'row.traitCollection.isContainedInSettings = true' 'window \(above the override\): +false'
+run examples/03_theme_trait.lua
+check 03_theme_trait 'identifier: +com.myapp.theme' 'encoded: +\{"com.myapp.theme":"pastel"\}' 'wrong case: .*standard, pastel, bold, monochrome'
+run examples/04_overrides.lua
+check 04_overrides 'after scene override: root.view=pastel label=pastel' 'after card override: +root.view=pastel label=monochrome' 'toggled off: +label=pastel \(contains=false\)' 'toggled on: +label=monochrome \(contains=true\)'
+run examples/05_hierarchy_modes.lua
+check 05_hierarchy_modes 'ios17 +parent=compact +container=regular +child=regular' 'legacy +parent=compact +container=regular +child=compact'
+run examples/06_appearance.lua
+check 06_appearance 'viewWillAppear: +horizontalSizeClass = unspecified' 'viewIsAppearing: +horizontalSizeClass = regular'
+run examples/tour.lua
+check tour 'before ui.update\(\): standard' 'after  ui.update\(\): pastel' 'card: theme pastel -> monochrome' 'handler calls: 1'
+for f in examples/*.lua; do
+  case "$f" in examples/0[1-6]_*|examples/tour.lua) continue;; esac
+  run "$f"; check "$(basename "$f" .lua) (runs)" '.'
+  grep -q "EXIT STATUS" <<<"$out" && { echo "FAIL $f exited non-zero"; fail=$((fail+1)); pass=$((pass-1)); }
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

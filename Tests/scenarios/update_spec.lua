@@ -1,0 +1,282 @@
+-- SPEC §6: the update cycle, lifecycle order and the settle guard.
+
+local function window_with_root(root)
+  local scene = ui.WindowScene {}
+  local window = ui.Window { windowScene = scene }
+  root = root or ui.ViewController { name = "root" }
+  window.rootViewController = root
+  return scene, window, root
+end
+
+describe("deferred updates", function()
+  it("keep the previous collection until ui.update()", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    assert.are.equal("light", root.view.traitCollection.userInterfaceStyle)
+    ui.update()
+    assert.are.equal("dark", root.view.traitCollection.userInterfaceStyle)
+  end)
+
+  it("never update environments outside a window", function()
+    local v = ui.View {}
+    v.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal("unspecified", v.traitCollection.userInterfaceStyle)
+    local vc = ui.ViewController {}
+    ui.update()
+    assert.are.equal("unspecified", vc.traitCollection.userInterfaceIdiom)
+  end)
+
+  it("apply screen changes at the next update", function()
+    local screen = ui.Screen { userInterfaceStyle = "light" }
+    local scene = ui.WindowScene { screen = screen }
+    ui.update()
+    screen:setTraits { userInterfaceStyle = "dark" }
+    assert.are.equal("light", scene.traitCollection.userInterfaceStyle)
+    ui.update()
+    assert.are.equal("dark", scene.traitCollection.userInterfaceStyle)
+    assert.are.equal("dark", screen.traitCollection.userInterfaceStyle)
+  end)
+
+  it("updateTraitsIfNeeded updates one node at once", function()
+    local scene, _, root = window_with_root()
+    local card = ui.View {}
+    root.view:addSubview(card)
+    ui.update()
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    card:updateTraitsIfNeeded()
+    assert.are.equal("dark", card.traitCollection.userInterfaceStyle)
+  end)
+
+  it("layoutIfNeeded updates traits and lays out at once", function()
+    local laid = 0
+    local scene, _, root = window_with_root()
+    local card = ui.View { layoutSubviews = function(self) laid = laid + 1 end }
+    root.view:addSubview(card)
+    ui.update()
+    laid = 0
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    card:setNeedsLayout()
+    card:layoutIfNeeded()
+    assert.are.equal(1, laid)
+    assert.are.equal("dark", card.traitCollection.userInterfaceStyle)
+  end)
+
+  it("shares the parent's collection when there are no overrides", function()
+    local _, _, root = window_with_root()
+    local card = ui.View {}
+    root.view:addSubview(card)
+    ui.update()
+    assert.are.equal(root.view.traitCollection, card.traitCollection)
+    assert.is_true(rawequal(root.view.traitCollection, card.traitCollection))
+  end)
+end)
+
+describe("lifecycle", function()
+  it("calls viewWillAppear with stale traits and viewIsAppearing with fresh ones", function()
+    local log = {}
+    local root = ui.ViewController {
+      viewWillAppear = function(self) log[#log + 1] = "willAppear:" .. self.traitCollection.userInterfaceIdiom end,
+      viewIsAppearing = function(self) log[#log + 1] = "isAppearing:" .. self.traitCollection.userInterfaceIdiom end,
+      viewWillLayoutSubviews = function() log[#log + 1] = "willLayout" end,
+      viewDidLayoutSubviews = function() log[#log + 1] = "didLayout" end,
+      viewDidAppear = function() log[#log + 1] = "didAppear" end,
+    }
+    window_with_root(root)
+    ui.update()
+    assert.are.same({ "willAppear:unspecified", "isAppearing:phone", "willLayout", "didLayout", "didAppear" }, log)
+  end)
+
+  it("calls the disappearing pair when a view controller leaves the window", function()
+    local log = {}
+    local child = ui.ViewController {
+      viewWillDisappear = function() log[#log + 1] = "willDisappear" end,
+      viewDidDisappear = function() log[#log + 1] = "didDisappear" end,
+    }
+    local _, _, root = window_with_root()
+    root:addChild(child)
+    root.view:addSubview(child.view)
+    ui.update()
+    child.view:removeFromSuperview()
+    child:removeFromParent()
+    ui.update()
+    assert.are.same({ "willDisappear", "didDisappear" }, log)
+  end)
+
+  it("runs updateProperties before layout, and draw for what needs display", function()
+    local log = {}
+    local _, _, root = window_with_root()
+    local v = ui.View {
+      updateProperties = function() log[#log + 1] = "properties" end,
+      layoutSubviews = function() log[#log + 1] = "layout" end,
+      draw = function() log[#log + 1] = "draw" end,
+    }
+    root.view:addSubview(v)
+    ui.update()
+    log = {}
+    v:setNeedsDisplay()
+    ui.update()
+    assert.are.same({ "draw" }, log)
+    log = {}
+    v:setNeedsUpdateProperties()
+    v:setNeedsLayout()
+    ui.update()
+    assert.are.same({ "properties", "layout" }, log)
+  end)
+
+  it("calls the deprecated traitCollectionDidChange with the previous collection", function()
+    local seen
+    local scene, _, root = window_with_root()
+    root.view.traitCollectionDidChange = function(self, previous) seen = previous.userInterfaceStyle end
+    ui.update()
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal("light", seen)
+  end)
+end)
+
+describe("errors and the settle guard", function()
+  it("stops an update that does not settle after 100 passes", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    -- Each change flips the scene's override again: a runaway.
+    local token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function(env)
+      scene.traitOverrides.userInterfaceStyle = env.traitCollection.userInterfaceStyle == "dark" and "light" or "dark"
+    end)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    local ok, err = pcall(ui.update)
+    assert.is_false(ok)
+    assert.matches("did not settle after 100 passes", err)
+    -- Once the runaway is gone, the next update settles on the last override.
+    root.view:unregisterForTraitChanges(token)
+    ui.update()
+    assert.are.equal(scene.traitOverrides.userInterfaceStyle, root.view.traitCollection.userInterfaceStyle)
+  end)
+
+  it("propagates callback errors with a traceback, and the next update works", function()
+    local scene, _, root = window_with_root()
+    local card = ui.View {}
+    root.view:addSubview(card)
+    ui.update()
+    local fail = true
+    root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function()
+      if fail then error("handler exploded") end
+    end)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    local ok, err = pcall(ui.update)
+    assert.is_false(ok)
+    assert.matches("handler exploded", err)
+    assert.matches("traceback", err)
+    fail = false
+    ui.update()
+    assert.are.equal("dark", card.traitCollection.userInterfaceStyle)
+  end)
+
+  it("turns non-string error values into messages", function()
+    local _, _, root = window_with_root()
+    root.view.layoutSubviews = function() error({ code = 42 }) end
+    local ok, err = pcall(ui.update)
+    assert.is_false(ok)
+    assert.is_string(err)
+    assert.matches("table value", err)
+    root.view.layoutSubviews = nil
+    ui.update()
+  end)
+end)
+
+describe("registrations", function()
+  it("call a closure only when one of its traits changed", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local calls, previous = 0, nil
+    root.view:registerForTraitChanges({ traits.HorizontalSizeClass, traits.UserInterfaceStyle }, function(env, prev)
+      calls = calls + 1
+      previous = prev
+      assert.are.equal(root.view, env)
+    end)
+    scene.traitOverrides.legibilityWeight = "bold"
+    ui.update()
+    assert.are.equal(0, calls)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal(1, calls)
+    assert.are.equal("light", previous.userInterfaceStyle)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal(1, calls)
+  end)
+
+  it("supports target-action with 0, 1 or 2 declared parameters and built-in actions", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local got = {}
+    local target = {
+      zero = function(self) got.zero = true end,
+      one = function(self, env) got.one = env end,
+      two = function(self, env, prev) got.two = prev.userInterfaceStyle end,
+    }
+    for _, action in ipairs { "zero", "one", "two" } do
+      root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = target, action = action })
+    end
+    local laid = 0
+    root.view.layoutSubviews = function() laid = laid + 1 end
+    root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { action = "setNeedsLayout" })
+    ui.update()
+    laid = 0
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.is_true(got.zero)
+    assert.are.equal(root.view, got.one)
+    assert.are.equal("light", got.two)
+    assert.are.equal(1, laid)
+  end)
+
+  it("unregister, harmlessly twice", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local calls = 0
+    local token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() calls = calls + 1 end)
+    root.view:unregisterForTraitChanges(token)
+    root.view:unregisterForTraitChanges(token)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal(0, calls)
+  end)
+
+  it("refuse bad input", function()
+    local v = ui.View {}
+    local ok, err = pcall(v.registerForTraitChanges, v, {}, function() end)
+    assert.is_false(ok)
+    assert.matches("one or more traits", err)
+    assert.has_error(function() v:registerForTraitChanges({ 5 }, function() end) end)
+    assert.has_error(function() v:registerForTraitChanges({ traits.UserInterfaceStyle }, 5) end)
+    assert.has_error(function() v:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = {} }) end)
+  end)
+
+  it("never keep their environment alive", function()
+    collectgarbage()
+    local before = ui.stats().environments
+    local function make()
+      local v = ui.View {}
+      v:registerForTraitChanges({ traits.UserInterfaceStyle }, function() return v end)
+      v.traitOverrides.userInterfaceStyle = "dark"
+    end
+    make()
+    collectgarbage()
+    collectgarbage()
+    assert.are.equal(before, ui.stats().environments)
+  end)
+
+  it("keep a tree member and its fields alive without Lua references", function()
+    local _, _, root = window_with_root()
+    local function make()
+      local v = ui.View { name = "kept", payload = { 1, 2, 3 } }
+      root.view:addSubview(v)
+    end
+    make()
+    collectgarbage()
+    collectgarbage()
+    assert.are.same({ 1, 2, 3 }, root.view.subviews[1].payload)
+  end)
+end)

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# One command for every test: set up, build, then run each suite and add up
+# what they report. The last line is "N passed, N failed"; the exit status is 0
+# only when every suite passed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh || exit 1
+
+swift build 2>&1 | tail -n 20
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+bin="$(swift build --show-bin-path)"
+export TRAITLAB="$bin/traitlab"
+
+total_pass=0
+total_fail=0
+failed_suites=()
+
+# Runs one suite, echoing its output, and adds the counts from its
+# "N passed, N failed" line (or from XCTest's summary) to the totals.
+suite() {
+  local name=$1; shift
+  echo
+  echo "=== $name"
+  local log
+  log=$(mktemp)
+  "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  local pass fail
+  read -r pass fail < <(python3 - "$log" <<'PY'
+import re, sys
+text = open(sys.argv[1], errors="replace").read()
+m = re.findall(r"^(?:\w+: )?(\d+) passed, (\d+) failed", text, re.M)
+if m:
+    print(m[-1][0], m[-1][1])
+else:
+    x = re.findall(r"Executed (\d+) tests?, with (\d+) failures?", text)
+    t = re.findall(r"Test run with (\d+) tests? in \d+ suites? passed", text)
+    p = sum(int(a) - int(b) for a, b in x[-1:]) + sum(int(a) for a in t[-1:])
+    f = sum(int(b) for a, b in x[-1:])
+    print(p, f)
+PY
+)
+  rm -f "$log"
+  if [ "$status" -ne 0 ] && [ "${fail:-0}" -eq 0 ]; then fail=1; fi
+  total_pass=$((total_pass + ${pass:-0}))
+  total_fail=$((total_fail + ${fail:-0}))
+  [ "$status" -eq 0 ] || failed_suites+=("$name")
+}
+
+suite "Swift unit tests" swift test
+suite "Lua scenarios" "$TRAITLAB" test Tests/scenarios
+for t in Tests/cli/*_test.sh; do
+  [ -f "$t" ] && suite "$(basename "$t" .sh)" bash "$t" "$TRAITLAB"
+done
+suite "examples" bash Tests/examples_test.sh "$TRAITLAB"
+
+echo
+if [ ${#failed_suites[@]} -gt 0 ]; then echo "failed suites: ${failed_suites[*]}"; fi
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] && [ ${#failed_suites[@]} -eq 0 ]
