@@ -24,6 +24,8 @@ struct PluginRegistry {
     var replacements: [(old: TraitDefinition, new: TraitDefinition)] = []
     var added: [TraitDefinition] = []
     var reloading: String?
+    /// Folders added by scripts with `plugins.addPath`, searched first.
+    var extraPaths: [String] = []
 
     var loading: String? { stack.last }
 
@@ -63,6 +65,12 @@ extension LuaHost {
             let name = try c.string(1)
             return try c.host.reloadPlugin(name)
         }
+        fn("addPath") { c in
+            let dir = try c.string(1)
+            guard isDirectory(dir) else { throw c.argError(1, "'\(dir)' is not a folder") }
+            if !c.host.plugins.extraPaths.contains(dir) { c.host.plugins.extraPaths.insert(dir, at: 0) }
+            return 0
+        }
         fn("path") { c in
             let dirs = c.host.pluginSearchPath()
             c.L.newTable(narr: Int32(dirs.count))
@@ -73,7 +81,7 @@ extension LuaHost {
 
     /// Where plugins are looked for, in order.
     public func pluginSearchPath() -> [String] {
-        var dirs = options.pluginPaths
+        var dirs = plugins.extraPaths + options.pluginPaths
         if let env = getenv("TRAITLAB_PLUGIN_PATH") {
             dirs += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
@@ -86,15 +94,16 @@ extension LuaHost {
         return dirs
     }
 
-    /// The file for a plugin name (NAME.lua or NAME/init.lua on the path), or a path given directly.
-    func findPlugin(_ nameOrPath: String) -> String? {
+    /// The file for a plugin name (NAME.lua or NAME/init.lua in `near`, then on
+    /// the path), or a path given directly.
+    func findPlugin(_ nameOrPath: String, near: String? = nil) -> String? {
         func exists(_ p: String) -> Bool { access(p, R_OK) == 0 && !isDirectory(p) }
         if nameOrPath.hasSuffix(".lua") || nameOrPath.contains("/") {
             if exists(nameOrPath) { return nameOrPath }
             if exists(nameOrPath + "/init.lua") { return nameOrPath + "/init.lua" }
             return nil
         }
-        for dir in pluginSearchPath() {
+        for dir in (near.map { [$0] } ?? []) + pluginSearchPath() {
             for candidate in ["\(dir)/\(nameOrPath).lua", "\(dir)/\(nameOrPath)/init.lua"] where exists(candidate) {
                 return candidate
             }
@@ -110,7 +119,7 @@ extension LuaHost {
     }
 
     /// Loads a plugin once (requirements first) and pushes its manifest.
-    public func loadPlugin(_ nameOrPath: String) throws {
+    public func loadPlugin(_ nameOrPath: String, near: String? = nil) throws {
         let guessed = nameOrPath.hasSuffix(".lua") || nameOrPath.contains("/") ? nil : nameOrPath
         if let n = guessed, let p = plugins.plugins[n] {
             L.registryGet(p.manifestRef)
@@ -120,7 +129,7 @@ extension LuaHost {
             let cycle = (plugins.stack[at...] + [n]).joined(separator: " -> ")
             throw LuaError.message("plugin requirement cycle: \(cycle)")
         }
-        guard let path = findPlugin(nameOrPath) else {
+        guard let path = findPlugin(nameOrPath, near: near) else {
             let requiredBy = plugins.loading.map { " (required by plugin '\($0)')" } ?? ""
             throw LuaError.message("plugin '\(nameOrPath)' not found\(requiredBy); searched: \(pluginSearchPath().joined(separator: ", "))")
         }
@@ -176,7 +185,7 @@ extension LuaHost {
                 lua_rawgeti(L, m + 1, lua_Integer(k + 1))
                 guard let req = L.string(-1) else { throw LuaError.message("plugin '\(name)': requirement \(k + 1) must be a string") }
                 L.pop()
-                try loadPlugin(req)
+                try loadPlugin(req, near: directory(of: path))
                 L.pop()
             }
         }
@@ -284,6 +293,12 @@ extension LuaHost {
             L.unref(ref)
         }
     }
+}
+
+/// "a/b/c.lua" -> "a/b"; "c.lua" -> ".".
+func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
 func isDirectory(_ path: String) -> Bool {
