@@ -29,8 +29,18 @@ run examples/06_appearance.lua
 check 06_appearance 'viewWillAppear: +horizontalSizeClass = unspecified' 'viewIsAppearing: +horizontalSizeClass = regular'
 run examples/tour.lua
 check tour 'before ui.update\(\): standard' 'after  ui.update\(\): pastel' 'card: theme pastel -> monochrome' 'handler calls: 1'
+run examples/07_registration.lua
+check 07_registration 'closure on header: sizeClass compact -> compact, theme standard -> bold' 'header sees label change theme to bold' 'closure on header: sizeClass compact -> regular' 'target-action updateColors on label \(style was light\)' 'label redrawn: true' 'handlers called in total: 6'
+flags=$(mktemp -u)
+run examples/08_feature_flag.lua "$flags"
+check "08_feature_flag (first run)" 'first run' 'saved \{"com.example.feature.newCheckout":true\}' 'now sees newCheckoutEnabled = true'
+run examples/08_feature_flag.lua "$flags"
+check "08_feature_flag (second run)" 'restored from .*: newCheckoutEnabled = true' 'checkout sees newCheckoutEnabled = true' 'now sees newCheckoutEnabled = false'
+rm -f "$flags"
+run examples/09_override_placement.lua
+check 09_override_placement 'window scene: +visited +[0-9]+ environments, +1054 collections changed' 'nearest ancestor: +visited +[0-9]+ environments, +21 collections changed'
 for f in examples/*.lua; do
-  case "$f" in examples/0[1-6]_*|examples/tour.lua) continue;; esac
+  case "$f" in examples/0[1-9]_*|examples/tour.lua) continue;; esac
   run "$f"; check "$(basename "$f" .lua) (runs)" '.'
   grep -q "EXIT STATUS" <<<"$out" && { echo "FAIL $f exited non-zero"; fail=$((fail+1)); pass=$((pass-1)); }
 done
