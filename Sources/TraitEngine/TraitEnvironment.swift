@@ -210,19 +210,20 @@ open class TraitEnvironment: CustomStringConvertible {
     @discardableResult
     public func registerForTraitChanges(_ traits: [TraitDefinition],
                                         handler: @escaping (TraitEnvironment, TraitCollection) throws -> Void) throws -> TraitChangeRegistration {
-        try registerForTraitChanges(traits, delivery: { env, prev in try handler(env, prev); return true })
+        try addTraitChangeRegistration(for: traits) { env, prev in try handler(env, prev); return true }
     }
 
     /// Registers a built-in action such as ``View/setNeedsLayout()`` (target-action with self as target).
     @discardableResult
     public func registerForTraitChanges(_ traits: [TraitDefinition], action: BuiltinAction) throws -> TraitChangeRegistration {
-        try registerForTraitChanges(traits, delivery: { env, _ in try env.perform(action); return true })
+        try addTraitChangeRegistration(for: traits) { env, _ in try env.perform(action); return true }
     }
 
-    /// The general form: the delivery returns false when its target is gone, which ends the registration.
+    /// The general form hosts build on: the delivery returns false when its
+    /// target is gone, which ends the registration.
     @discardableResult
-    public func registerForTraitChanges(_ traits: [TraitDefinition],
-                                        delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) throws -> TraitChangeRegistration {
+    public func addTraitChangeRegistration(for traits: [TraitDefinition],
+                                           delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) throws -> TraitChangeRegistration {
         guard !traits.isEmpty else { throw TraitError("Must pass one or more traits to register for") }
         let r = TraitChangeRegistration(traits: traits, delivery: delivery)
         registrations.append(r)

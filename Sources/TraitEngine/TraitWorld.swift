@@ -71,12 +71,30 @@ public final class TraitWorld {
 
     /// The default screen profile (`ui.Screen.main`), created on first use: an
     /// iPhone in portrait, light mode, default text size.
-    public private(set) lazy var mainScreen: Screen = {
+    public var mainScreen: Screen {
+        if let s = mainScreenStorage { return s }
         let s = Screen(world: self, traits: TraitWorld.mainScreenTraits)
         s.name = "main"
         s.isMainScreen = true
+        mainScreenStorage = s
         return s
-    }()
+    }
+    private var mainScreenStorage: Screen?
+
+    /// Drops everything the world holds (connected scenes, the main screen,
+    /// queues), breaking the world <-> environment cycle so that a finished
+    /// world is freed. The world must not be used afterwards.
+    public func tearDown() {
+        connectedScenes.removeAll()
+        pendingScreens.removeAll()
+        appeared.removeAll()
+        didAppearQueue.removeAll()
+        didDisappearQueue.removeAll()
+        mainScreenStorage = nil
+        tracer = nil
+        delegate = nil
+        hasPendingWork = false
+    }
 
     public static let mainScreenTraits: TraitCollection = {
         let T = SystemTraits.self

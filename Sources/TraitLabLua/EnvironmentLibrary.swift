@@ -490,7 +490,7 @@ extension LuaHost {
         }
         let id = nextHandlerID
         nextHandlerID += 1
-        let r = try env.registerForTraitChanges(defs) { [unowned self] env, previous in
+        let r = try env.addTraitChangeRegistration(for: defs) { [unowned self] env, previous in
             try self.deliver(env: env, id: id, previous: previous)
         }
         storeHandler(env: 1, id: id, handler: 3)

@@ -116,6 +116,7 @@ public final class LuaHost {
             tl_close(L)
             LuaFunctions.drainReleases()
         }
+        world.tearDown()
     }
 
     /// The host that owns a state, if any.

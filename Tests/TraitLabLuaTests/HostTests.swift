@@ -1,0 +1,110 @@
+import CLuaShim
+import TraitEngine
+@testable import TraitLabLua
+import XCTest
+
+/// The host seen from Swift: error paths return Lua errors (never crash or
+/// longjmp through Swift), lifetimes follow Lua's collector, limits hold.
+final class HostTests: XCTestCase {
+    private func host(_ options: LuaHostOptions = LuaHostOptions()) throws -> LuaHost {
+        try LuaHost(options: options)
+    }
+
+    /// Runs `code` and returns its error message (nil when it succeeded).
+    private func error(_ h: LuaHost, _ code: String) -> String? {
+        h.run(code, name: "=test")
+    }
+
+    func testBadInputGivesLuaErrorsNamingTheProblem() throws {
+        let h = try host()
+        let cases: [(String, String)] = [
+            ("traits.collection { horizontalSizeClass = 'wide' }", "compact, regular"),
+            ("traits.collection {}.nope", "unknown trait property 'nope'"),
+            ("traits.define { default = 1 }", "name"),
+            ("traits.enum('E', {})", "one or more cases"),
+            ("ui.View {}:addSubview(42)", "View expected"),
+            ("ui.View.addSubview(42, ui.View {})", "bad self"),
+            ("local v = ui.View {}; v:addSubview(v)", "itself"),
+            ("ui.View {}:registerForTraitChanges({}, function() end)", "one or more traits"),
+            ("ui.View {}.traitOverrides.userInterfaceStyle", "no override"),
+            ("ui.hierarchyMode = 'ios99'", "ios17"),
+            ("ui.dump(ui.View {}, 'pdf')", "unknown dump format"),
+            ("traits.decode('{')", "offset"),
+            ("ui.Color('#12')", "#RRGGBB"),
+            ("plugins.load('definitely_missing_plugin')", "not found"),
+        ]
+        for (code, expected) in cases {
+            let message = error(h, code)
+            XCTAssertNotNil(message, code)
+            XCTAssertTrue(message?.contains(expected) == true, "\(code): \(message ?? "no error")")
+        }
+        // The host is still usable after every error.
+        XCTAssertNil(error(h, "local s = ui.WindowScene {}; ui.update(); assert(s.traitCollection.userInterfaceIdiom == 'phone')"))
+    }
+
+    func testErrorsFromCallbacksPropagateWithTraceback() throws {
+        let h = try host()
+        let message = error(h, """
+        local scene = ui.WindowScene {}
+        local w = ui.Window { windowScene = scene }
+        local vc = ui.ViewController { viewDidAppear = function() error("boom") end }
+        w.rootViewController = vc
+        ui.update()
+        """)
+        XCTAssertTrue(message?.contains("boom") == true)
+        XCTAssertTrue(message?.contains("stack traceback") == true)
+        XCTAssertNil(error(h, "ui.update()"))
+    }
+
+    func testEnvironmentsFollowLuaLifetimes() throws {
+        let h = try host()
+        let base = h.world.stats.environments
+        XCTAssertNil(error(h, """
+        local function make()
+          local v = ui.View {}
+          for i = 1, 10 do v:addSubview(ui.View {}) end
+          v:registerForTraitChanges({ traits.UserInterfaceStyle }, function() return v end)
+        end
+        make()
+        collectgarbage()
+        """))
+        XCTAssertEqual(h.world.stats.environments, base)
+    }
+
+    func testMemoryLimitStopsScriptsWithoutCorruptingTheHost() throws {
+        var options = LuaHostOptions()
+        options.memoryLimit = 8 << 20
+        let h = try host(options)
+        let message = error(h, "local t = {} for i = 1, 1e8 do t[i] = traits.collection { displayScale = i } end")
+        XCTAssertTrue(message?.contains("not enough memory") == true, message ?? "no error")
+        XCTAssertNil(error(h, "collectgarbage(); local s = ui.WindowScene {}; ui.update()"))
+    }
+
+    func testClosingTheHostFreesEveryEnvironment() throws {
+        weak var world: TraitWorld?
+        do {
+            let h = try host()
+            world = h.world
+            XCTAssertNil(error(h, """
+            local scene = ui.WindowScene {}
+            local w = ui.Window { windowScene = scene }
+            w.rootViewController = ui.ViewController {}
+            w.rootViewController.view:addSubview(ui.View {})
+            ui.update()
+            """))
+            h.close()
+        }
+        XCTAssertNil(world, "the world and its environments must be freed with the host")
+    }
+
+    func testSandboxHidesFilesProcessesAndNativeCode() throws {
+        var options = LuaHostOptions()
+        options.sandbox = true
+        let h = try host(options)
+        XCTAssertNil(error(h, "assert(io == nil and os.execute == nil and dofile == nil and loadfile == nil)"))
+        XCTAssertNil(error(h, "assert(package.loadlib == nil and debug.getinfo == nil and debug.traceback)"))
+        XCTAssertNil(error(h, "assert(os.clock and os.time and os.date and os.difftime)"))
+        XCTAssertNotNil(error(h, "load(string.char(27) .. 'Lua', 'x', 'b')"))
+        XCTAssertNil(error(h, "local s = ui.WindowScene {}; ui.update()"))
+    }
+}
