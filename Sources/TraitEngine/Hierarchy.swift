@@ -414,7 +414,7 @@ open class ViewController: TraitEnvironment {
         viewIfLoaded = v
         v.owningViewController = self
         v.linked(to: self)
-        try invoke(.viewDidLoad)
+        try viewDidLoad()
         return v
     }
 
