@@ -86,7 +86,7 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
         if case .enumeration(let e) = valueType {
             expected = "a \(e.name) case (\(e.caseList))"
         } else {
-            expected = "a \(valueType.name)"
+            expected = (valueType == .integer ? "an " : "a ") + valueType.name
         }
         throw TraitError("trait '\(name)' expects \(expected)\(isOptional ? " or nil" : ""), got \(value.kindName)")
     }
