@@ -202,29 +202,35 @@ public final class TraitWorld {
         stats.environmentsVisited += 1
         stats.lastUpdateVisited += 1
         var appearing: ViewController?
-        if e.pending.contains(.traits) {
-            let forced = e.pending.contains(.forceSubtree)
-            e.pending.remove([.traits, .forceSubtree])
-            if forced, let vc = e as? ViewController, vc.appearance == .disappeared, vc.isViewInWindow {
-                vc.appearance = .appearing
-                appearing = vc
-                appeared.append(vc)
-                try vc.viewWillAppear()
+        do {
+            if e.pending.contains(.traits) {
+                e.pending.remove(.traits)
+                if e.pending.contains(.forceSubtree) {
+                    if let vc = e as? ViewController, vc.appearance == .disappeared, vc.isViewInWindow {
+                        vc.appearance = .appearing
+                        appeared.append(vc)
+                        try vc.viewWillAppear()
+                    }
+                    e.pending.remove(.forceSubtree)
+                    forceChildren(of: e)
+                }
+                try updateOwnTraits(e)
             }
-            if forced { forceChildren(of: e) }
-            try updateOwnTraits(e)
-        }
-        if e.pending.contains(.subtreeTraits) {
-            e.pending.remove(.subtreeTraits)
-            do {
+            // Also a controller whose appearance an error interrupted in an earlier update.
+            if let vc = e as? ViewController, vc.appearance == .appearing, vc.isViewInWindow { appearing = vc }
+            if e.pending.contains(.subtreeTraits) {
+                e.pending.remove(.subtreeTraits)
                 try e.forEachTraitChild { c in
                     if c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) { try visitTraits(c) }
                 }
-            } catch {
-                e.pending.insert(.subtreeTraits)
-                hasPendingWork = true
-                throw error
             }
+        } catch {
+            // A callback failed: keep this environment and its subtree pending
+            // (recomputing an up-to-date collection is a no-op) so the next
+            // update finishes the work, including an interrupted appearance.
+            e.pending.formUnion([.traits, .subtreeTraits])
+            hasPendingWork = true
+            throw error
         }
         if let vc = appearing {
             vc.appearance = .appeared
@@ -322,15 +328,25 @@ public final class TraitWorld {
         let leaving = appeared.filter { !$0.isViewInWindow || !$0.isInWindowScene }
         guard !leaving.isEmpty else { return }
         appeared.removeAll { vc in leaving.contains { $0 === vc } }
-        for vc in leaving {
+        for (n, vc) in leaving.enumerated() {
             didAppearQueue.removeAll { $0 === vc }
             vc.appearance = .disappearing
             didDisappearQueue.append(vc)
-            try vc.viewWillDisappear()
+            do {
+                try vc.viewWillDisappear()
+            } catch {
+                // The controllers not handled yet are checked again at the next update.
+                appeared.append(contentsOf: leaving[(n + 1)...])
+                structureChanged = true
+                hasPendingWork = true
+                throw error
+            }
         }
     }
 
     private func flushAppearanceQueues() throws {
+        // Callbacks still queued when one of them fails run at the next update.
+        defer { if !didDisappearQueue.isEmpty || !didAppearQueue.isEmpty { hasPendingWork = true } }
         while !didDisappearQueue.isEmpty {
             let vc = didDisappearQueue.removeFirst()
             vc.appearance = .disappeared
