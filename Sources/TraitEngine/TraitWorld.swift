@@ -314,8 +314,14 @@ public final class TraitWorld {
         for node in path.reversed() where node.pending.contains(.traits) {
             node.pending.remove(.traits)
             if node.pending.contains(.forceSubtree) {
-                node.pending.remove(.forceSubtree)
                 forceChildren(of: node)
+                // A controller about to appear stays marked, so the update
+                // still runs its appearance callbacks.
+                if let vc = node as? ViewController, vc.appearance == .disappeared, vc.isViewInWindow {
+                    node.pending.insert(.traits)
+                } else {
+                    node.pending.remove(.forceSubtree)
+                }
             }
             try updateOwnTraits(node)
             hasPendingWork = true
