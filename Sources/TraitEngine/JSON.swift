@@ -368,7 +368,9 @@ extension TraitValue {
     ///
     /// JSON object keys are strings, so a table key that is not a string is
     /// written as its text (`[2]` as `"2"`, `[true]` as `"true"`) and reads
-    /// back as a string key; a number that is not finite is written as `null`.
+    /// back as a string key (when that text equals another key of the same
+    /// table, the object repeats a key, which decoding refuses); a number that
+    /// is not finite is written as `null`, which decoding refuses for a number trait.
     public var jsonValue: JSONValue {
         switch self {
         case .none: return .null
