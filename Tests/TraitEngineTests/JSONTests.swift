@@ -212,6 +212,15 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(mixed.encodedJSON(), #"{"com.test.items":{"true":0,"0.5":[],"2":"b","a":1}}"#)
     }
 
+    func testTableKeysThatCollideAsTextEncodeARepeatedKeyThatDecodingRefuses() throws {
+        let f = try Fixture()
+        let tc = TraitCollection { t in
+            t[f.items] = .table(TraitTable([.init(key: .int(1), value: .string("a")), .init(key: .string("1"), value: .string("b"))]))
+        }
+        XCTAssertEqual(tc.encodedJSON(), #"{"com.test.items":{"1":"a","1":"b"}}"#)
+        assertDecodeError(tc.encodedJSON(), f.registry, "trait 'Items': key '1' appears more than once in a table")
+    }
+
     func testEscapesStringValuesAndKeepsNonASCIIText() throws {
         let f = try Fixture()
         let tc = TraitCollection { $0[f.title] = .string("\"Café\"\n\u{0}") }
