@@ -388,7 +388,11 @@ open class ViewController: TraitEnvironment {
     override public var traitParent: TraitEnvironment? {
         if let w = windowAsRoot { return w }
         if let pc = presentationController { return pc }
-        if world.hierarchyMode == .ios17, let s = viewIfLoaded?.superview { return s }
+        if world.hierarchyMode == .ios17, let v = viewIfLoaded {
+            // iOS 17: from the view's superview; a loaded view outside any
+            // superview has nothing to inherit from, so it does not update.
+            return v.superview
+        }
         return parent
     }
 

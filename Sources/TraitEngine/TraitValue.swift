@@ -72,8 +72,13 @@ public struct TraitTable: Hashable, Sendable {
 
     public private(set) var entries: [Entry]
 
+    /// A number key with an integer value is stored as an integer key, as Lua
+    /// does, so equal tables compare equal whatever their keys were written as.
     public init(_ entries: [Entry] = []) {
-        self.entries = entries.sorted { $0.key < $1.key }
+        self.entries = entries.map { e in
+            if case .number(let d) = e.key, let i = Int(exactly: d) { return Entry(key: .int(i), value: e.value) }
+            return e
+        }.sorted { $0.key < $1.key }
     }
 
     /// Builds a table from an array of values (keys 1...n, as Lua arrays).

@@ -43,6 +43,8 @@ public enum TraceEvent {
 /// mode and the update cycle (one run-loop turn per ``update()``).
 public final class TraitWorld {
     public let registry = TraitRegistry()
+    /// The SwiftUI environment keys: built-in, registered and bridged.
+    public let environmentKeys = EnvironmentKeyRegistry()
     public var stats = TraitStats()
     public weak var delegate: TraitWorldDelegate?
     /// Receives an event for each step when set (`ui.trace`).
@@ -164,7 +166,7 @@ public final class TraitWorld {
         stats.updates += 1
         stats.lastUpdateVisited = 0
         var pass = 0
-        while hasPendingWork {
+        while pass == 0 || hasRemainingWork() {
             if pass == maximumPasses {
                 throw TraitError("update did not settle after \(maximumPasses) passes: callbacks keep changing traits or requesting work")
             }
@@ -174,6 +176,18 @@ public final class TraitWorld {
             trace(.updateBegan(pass: pass))
             try runPass()
         }
+        hasPendingWork = false
+    }
+
+    /// Whether a pass would find work: marks reach the screens of connected
+    /// scenes (work marked outside any scene waits until it joins one).
+    private func hasRemainingWork() -> Bool {
+        if !pendingScreens.isEmpty || structureChanged || !didAppearQueue.isEmpty || !didDisappearQueue.isEmpty {
+            return true
+        }
+        let marks: PendingWork = [.traits, .subtreeTraits, .properties, .subtreeProperties, .layout, .subtreeLayout,
+                                  .display, .subtreeDisplay]
+        return connectedScenes.contains { !$0.screen.pending.isDisjoint(with: marks) }
     }
 
     private func rootScreens() -> [Screen] {
@@ -215,6 +229,7 @@ public final class TraitWorld {
                     forceChildren(of: e)
                 }
                 try updateOwnTraits(e)
+                try e.hostedContent?.hostTraitsDidUpdate()
             }
             // Also a controller whose appearance an error interrupted in an earlier update.
             if let vc = e as? ViewController, vc.appearance == .appearing, vc.isViewInWindow { appearing = vc }
@@ -324,6 +339,7 @@ public final class TraitWorld {
                 }
             }
             try updateOwnTraits(node)
+            try node.hostedContent?.hostTraitsDidUpdate()
             hasPendingWork = true
         }
     }

@@ -42,59 +42,18 @@ extension LuaHost {
     }
 
     private func dumpJSON(_ root: TraitEnvironment) -> String {
-        func str(_ s: String) -> String {
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                case "\r": out += "\\r"
-                default:
-                    if u.value < 0x20 {
-                        let h = String(u.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-                    } else {
-                        out.unicodeScalars.append(u)
-                    }
-                }
-            }
-            return out + "\""
+        func values(_ entries: [TraitCollection.Entry]) -> JSONValue {
+            .object(entries.map { (key: $0.definition.property, value: $0.value.jsonValue) })
         }
-        func value(_ v: TraitValue) -> String {
-            switch v {
-            case .none: return "null"
-            case .bool(let b): return b ? "true" : "false"
-            case .int(let i): return String(i)
-            case .number(let d): return d.isFinite ? String(d) : "null"
-            case .string(let s): return str(s)
-            case .table(let t):
-                if t.isSequence { return "[" + t.entries.map { value($0.value) }.joined(separator: ",") + "]" }
-                return "{" + t.entries.map { e -> String in
-                    let k: String
-                    switch e.key {
-                    case .string(let s): k = s
-                    case .int(let i): k = String(i)
-                    case .number(let d): k = String(d)
-                    case .bool(let b): k = b ? "true" : "false"
-                    }
-                    return str(k) + ":" + value(e.value)
-                }.joined(separator: ",") + "}"
-            }
+        func node(_ e: TraitEnvironment) -> JSONValue {
+            var members: [(key: String, value: JSONValue)] = [("class", .string(e.className))]
+            if let n = e.name { members.append(("name", .string(n))) }
+            members.append(("overrides", values(e.traitOverrideEntries)))
+            members.append(("traits", values(e.traitCollection.entries)))
+            members.append(("children", .array(e.traitChildren.map(node))))
+            return .object(members)
         }
-        func values(_ entries: [TraitCollection.Entry]) -> String {
-            "{" + entries.map { str($0.definition.property) + ":" + value($0.value) }.joined(separator: ",") + "}"
-        }
-        func node(_ e: TraitEnvironment) -> String {
-            var parts = ["\"class\":" + str(e.className)]
-            if let n = e.name { parts.append("\"name\":" + str(n)) }
-            parts.append("\"overrides\":" + values(e.traitOverrideEntries))
-            parts.append("\"traits\":" + values(e.traitCollection.entries))
-            parts.append("\"children\":[" + e.traitChildren.map(node).joined(separator: ",") + "]")
-            return "{" + parts.joined(separator: ",") + "}"
-        }
-        return node(root)
+        return node(root).serialized
     }
 
     private func dumpDot(_ root: TraitEnvironment) -> String {

@@ -19,14 +19,14 @@ final class HostTests: XCTestCase {
         let h = try host()
         let cases: [(String, String)] = [
             ("traits.collection { horizontalSizeClass = 'wide' }", "compact, regular"),
-            ("traits.collection {}.nope", "unknown trait property 'nope'"),
+            ("local _ = traits.collection {}.nope", "unknown trait property 'nope'"),
             ("traits.define { default = 1 }", "name"),
             ("traits.enum('E', {})", "one or more cases"),
             ("ui.View {}:addSubview(42)", "View expected"),
             ("ui.View.addSubview(42, ui.View {})", "bad self"),
             ("local v = ui.View {}; v:addSubview(v)", "itself"),
             ("ui.View {}:registerForTraitChanges({}, function() end)", "one or more traits"),
-            ("ui.View {}.traitOverrides.userInterfaceStyle", "no override"),
+            ("local _ = ui.View {}.traitOverrides.userInterfaceStyle", "no override"),
             ("ui.hierarchyMode = 'ios99'", "ios17"),
             ("ui.dump(ui.View {}, 'pdf')", "unknown dump format"),
             ("traits.decode('{')", "offset"),
