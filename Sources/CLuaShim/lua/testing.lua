@@ -13,6 +13,7 @@ local M = {}
 
 local os_lib = type(os) == "table" and os or nil
 local debug_lib = type(debug) == "table" and debug or nil
+local coroutine_lib = type(coroutine) == "table" and coroutine or nil
 local utf8_lib = type(utf8) == "table" and utf8 or nil
 
 local error, pcall, xpcall, select, type, tostring, tonumber =
@@ -897,31 +898,48 @@ end
 local function run_test(test, ctx)
   if not test.fn then return record(ctx, test_entry(test, { status = "skipped" }, 0)) end
   local opts, chain_of_blocks = ctx.opts, ctx.chain
-  if opts.before_test then opts.before_test(test.fullname) end
   current_test, finalizers = test, {}
   open_scope()
   local started = ctx.clock()
-  local failure, reached = nil, 0
-  for i, block in ipairs(chain_of_blocks) do
-    reached = i
-    failure = run_hooks(block.before_each, "before_each")
-    if failure then break end
+  -- The hooks and the body run in a coroutine of their own: a host that
+  -- interrupts a hung test (a hook that keeps raising until the code unwinds)
+  -- arms it on that coroutine only, so the runner itself is never interrupted.
+  local body = function()
+    local failure, reached = nil, 0
+    for i, block in ipairs(chain_of_blocks) do
+      reached = i
+      failure = run_hooks(block.before_each, "before_each")
+      if failure then break end
+    end
+    if not failure then failure = protect(test.fn) end
+    local i = 1
+    while i <= #finalizers do
+      local later = run_hooks({ finalizers[i] }, "finally")
+      failure = failure or later
+      i = i + 1
+    end
+    for level = reached, 1, -1 do
+      local later = run_hooks(chain_of_blocks[level].after_each, "after_each")
+      failure = failure or later
+    end
+    return failure
   end
-  if not failure then failure = protect(test.fn) end
-  local i = 1
-  while i <= #finalizers do
-    local later = run_hooks({ finalizers[i] }, "finally")
-    failure = failure or later
-    i = i + 1
+  local worker = coroutine_lib and coroutine_lib.create(body)
+  if opts.before_test then opts.before_test(test.fullname, worker) end
+  local resumed, failure = true, nil
+  if worker then
+    resumed, failure = coroutine_lib.resume(worker)
+    if resumed and coroutine_lib.status(worker) ~= "dead" then
+      failure = { status = "error", message = "test yielded outside a coroutine of its own" }
+    end
+  else
+    failure = body()
   end
-  for level = reached, 1, -1 do
-    local later = run_hooks(chain_of_blocks[level].after_each, "after_each")
-    failure = failure or later
-  end
+  if opts.after_test then opts.after_test(test.fullname, worker) end
+  if not resumed then failure = { status = "error", message = error_text(failure) } end
   close_scope()
   local duration = ctx.clock() - started
   current_test, finalizers = nil, nil
-  if opts.after_test then opts.after_test(test.fullname) end
   record(ctx, test_entry(test, failure, duration))
 end
 
@@ -987,7 +1005,8 @@ end
 
 --- Runs everything registered since the last `install`, `reset` or `run`, then forgets it.
 -- opts: filter, exclude (pattern or list), list, shuffle, seed, fail_fast, clock,
--- before_test(name), after_test(name), on_test(entry).
+-- before_test(name, coroutine), after_test(name, coroutine), on_test(entry); the coroutine
+-- runs the test's hooks and body.
 -- Returns { tests = { {name, file, line, status, message, traceback, duration}, ... },
 --           passed, failed (including errors), skipped, errors, duration, seed (when shuffled),
 --           listed (with opts.list, whose entries have no status) }.
