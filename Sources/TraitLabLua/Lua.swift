@@ -69,6 +69,10 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
         LuaFunctions.drainReleases()
     }
     let entry = LuaFunctions.functions[Int(fnid)]
+    // Work on the calling thread's stack (a coroutine has its own).
+    let outer = host.L
+    host.L = L
+    defer { host.L = outer }
     do {
         return try entry.body(LuaCall(L: L, host: host, name: entry.name))
     } catch let e as LuaError {

@@ -20,7 +20,11 @@ public struct LuaHostOptions {
 /// The host owns its state unless it was attached to an existing one (the
 /// `traitlab.so` module inside `lua5.4`), and closes it in ``close()``.
 public final class LuaHost {
-    public let L: LuaStatePointer
+    /// The thread Swift code works on: the main state, or during a call from
+    /// Lua the coroutine that made it (stack indices are per thread).
+    public internal(set) var L: LuaStatePointer
+    /// The state this host was created with (closed with it).
+    public let mainState: LuaStatePointer
     public let world = TraitWorld()
     public let options: LuaHostOptions
     private let ownsState: Bool
@@ -31,6 +35,8 @@ public final class LuaHost {
     var plugins = PluginRegistry()
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
+    /// Interrupts hung tests under `traitlab test` (see SpecRunner).
+    public var testTimer: TestTimer?
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -62,9 +68,14 @@ public final class LuaHost {
             throw LuaError.message("cannot create a Lua state: out of memory")
         }
         self.L = L
+        self.mainState = L
         self.options = options
         self.ownsState = true
         tl_gethost(L).pointee.swift_host = Unmanaged.passUnretained(self).toOpaque()
+        // The owner's Swift code drives this state from outside any trampoline:
+        // allocations it makes must not fail with a longjmp (see tl_alloc);
+        // Lua code run through tl_pcall still gets "not enough memory".
+        tl_gethost(L).pointee.in_swift = 1
         if tl_openlibs(L) != LUA_OK {
             let msg = L.string(-1) ?? "unknown error"
             tl_close(L)
@@ -92,6 +103,7 @@ public final class LuaHost {
         LuaFunctions.install()
         guard let h = tl_attach(L) else { throw LuaError.message("cannot attach to the Lua state: out of memory") }
         self.L = L
+        self.mainState = L
         self.options = LuaHostOptions()
         self.ownsState = false
         h.pointee.swift_host = Unmanaged.passUnretained(self).toOpaque()
@@ -113,7 +125,7 @@ public final class LuaHost {
         guard !isClosed else { return }
         isClosed = true
         if ownsState {
-            tl_close(L)
+            tl_close(mainState)
             LuaFunctions.drainReleases()
         }
         world.tearDown()
@@ -338,7 +350,7 @@ public final class LuaHost {
 
 /// The kinds of environment, each with its own base class in Lua.
 enum EnvironmentKind: Hashable {
-    case screen, windowScene, window, view, viewController, presentationController
+    case screen, windowScene, window, view, viewController, hostingController, presentationController
 
     init(_ env: TraitEnvironment) {
         switch env {
@@ -346,6 +358,7 @@ enum EnvironmentKind: Hashable {
         case is WindowScene: self = .windowScene
         case is Window: self = .window
         case is View: self = .view
+        case is HostingController: self = .hostingController
         case is ViewController: self = .viewController
         default: self = .presentationController
         }

@@ -67,6 +67,23 @@ describe("environments", function()
   end)
 end)
 
+describe("coroutines", function()
+  it("can build and query trees from inside a coroutine", function()
+    local co = coroutine.wrap(function()
+      local scene, _, root = window_with_root()
+      local v = ui.View { name = "inside" }
+      root.view:addSubview(v)
+      coroutine.yield(v)
+      scene.traitOverrides.userInterfaceStyle = "dark"
+      ui.update()
+      return v.traitCollection.userInterfaceStyle
+    end)
+    local v = co()
+    assert.are.equal("inside", v.name)
+    assert.are.equal("dark", co())
+  end)
+end)
+
 describe("tree edits", function()
   it("move a view that already had a superview", function()
     local a, b, v = ui.View {}, ui.View {}, ui.View {}

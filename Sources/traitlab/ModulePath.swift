@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// `traitlab module-path`: the folder to put on LUA_CPATH so that the stock
+// lua5.4 finds TraitLab as `require "traitlab"`.
+//
+// SwiftPM names the dynamic library product `libTraitLabModule.so` and puts
+// it next to this executable, but Lua looks for `traitlab.so` (its loader
+// derives `luaopen_traitlab` from that name). So the folder is
+// `<executable's folder>/lua`, holding a symlink traitlab.so ->
+// ../libTraitLabModule.so, made on first use and checked on every use.
+
+private let libraryName = "libTraitLabModule.so"
+private let moduleFileName = "traitlab.so"
+
+func printModulePath(_ args: [String]) -> Int32 {
+    guard args.isEmpty else { return usageFailure("module-path takes no arguments") }
+    guard let exe = executablePath() else {
+        message("module-path: cannot find the traitlab executable (/proc/self/exe)")
+        return 1
+    }
+    let binDir = parentFolder(exe)
+    guard access(binDir + "/" + libraryName, R_OK) == 0 else {
+        message("module-path: \(binDir)/\(libraryName) is missing; build the TraitLabModule product (swift build)")
+        return 1
+    }
+    let folder = binDir + "/lua"
+    if let problem = ensureModuleLink(in: folder) {
+        message("module-path: \(problem)")
+        return 1
+    }
+    writeOut(folder + "\n")
+    return 0
+}
+
+/// The absolute path of the running executable, with symlinks resolved.
+func executablePath() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+private func parentFolder(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+}
+
+/// Creates `folder` and the symlink if needed; replaces a link that points
+/// elsewhere. Safe when several processes do it at once. Returns a problem, or nil.
+private func ensureModuleLink(in folder: String) -> String? {
+    if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        return "cannot create \(folder): \(String(cString: strerror(errno)))"
+    }
+    let link = folder + "/" + moduleFileName
+    let target = "../" + libraryName
+    for _ in 0..<3 {
+        if linkTarget(link) == target { return nil }
+        if symlink(target, link) == 0 { return nil }
+        guard errno == EEXIST else { return "cannot create \(link): \(String(cString: strerror(errno)))" }
+        if linkTarget(link) != target { unlink(link) }
+    }
+    return linkTarget(link) == target ? nil : "cannot create \(link)"
+}
+
+private func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
