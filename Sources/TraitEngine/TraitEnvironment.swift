@@ -55,6 +55,8 @@ open class TraitEnvironment: CustomStringConvertible {
     var pending: PendingWork = []
     var registrations: [TraitChangeRegistration] = []
     var tracked = TrackedTraits()
+    /// SwiftUI content hosted here, updated right after this environment's traits.
+    var hostedContent: HostedContent?
     /// Set by a host (the Lua binding) that attaches an object to this environment.
     public var isExposed = false
 
