@@ -27,6 +27,7 @@ enum EnvironmentProperty: Int, CaseIterable {
     case presentedViewController, presentingViewController, presentationController, rootViewController
     case windowScene, windows, screen, backgroundColor, isViewLoaded, viewIfLoaded, traitParent, className
     case isConnected, traitChildren
+    case rootView, contentConfiguration
 
     var key: String { String(describing: self) }
 }
@@ -87,7 +88,8 @@ extension LuaHost {
         ])
         let view = make("View", .view, parent: base, viewMethods())
         _ = make("Window", .window, parent: view, [])
-        _ = make("ViewController", .viewController, parent: base, viewControllerMethods())
+        let viewController = make("ViewController", .viewController, parent: base, viewControllerMethods())
+        _ = make("HostingController", .hostingController, parent: viewController, [])
         _ = make("PresentationController", .presentationController, parent: base, [])
         // ui.Screen.main: the default screen profile.
         L.registryGet(screen)
@@ -158,7 +160,7 @@ extension LuaHost {
         let name = L.string(-1) ?? "?"
         _ = L.rawGet(-2, "kind")
         let kind = L.string(-1).flatMap { k in
-            [EnvironmentKind.screen, .windowScene, .window, .view, .viewController, .presentationController].first { "\($0)" == k }
+            [EnvironmentKind.screen, .windowScene, .window, .view, .viewController, .hostingController, .presentationController].first { "\($0)" == k }
         }
         L.pop(2)
         return (name, kind)
@@ -190,6 +192,7 @@ extension LuaHost {
         case .window: env = Window(world: world)
         case .view: env = View(world: world)
         case .viewController: env = ViewController(world: world)
+        case .hostingController: env = HostingController(world: world)
         case .presentationController:
             throw LuaError.message("presentation controllers are created by present()")
         }
@@ -291,6 +294,7 @@ extension LuaHost {
         case .traitParent: pushOpt(env.traitParent)
         case .traitChildren: pushList(env.traitChildren)
         case .isConnected: if let s = env as? WindowScene { L.push(s.isConnected) } else { L.pushNil() }
+        case .rootView, .contentConfiguration: pushHostingProperty(key: p.key, of: env)
         }
         return 1
     }
@@ -332,6 +336,8 @@ extension LuaHost {
                 throw LuaError.message("backgroundColor must be a ui.Color, got \(L.typeName(v))")
             }
             view.backgroundColor = color.value
+        case .rootView, .contentConfiguration:
+            try setHostingProperty(p.key, of: env, object: object, value: v)
         default:
             throw readOnly()
         }

@@ -36,7 +36,7 @@ extension LuaHost {
         L.rawSet(lib, "traits")
         installUI()
         L.rawSet(lib, "ui")
-        L.newTable()
+        installSwiftUI()
         L.rawSet(lib, "swiftui")
         installPlugins()
         L.rawSet(lib, "plugins")
