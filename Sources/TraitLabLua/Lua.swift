@@ -69,9 +69,11 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
         LuaFunctions.drainReleases()
     }
     let entry = LuaFunctions.functions[Int(fnid)]
-    // Work on the calling thread's stack (a coroutine has its own).
+    // Work on the calling thread's stack (a coroutine has its own), with room
+    // to spare: a C function is only promised LUA_MINSTACK slots.
     let outer = host.L
     host.L = L
+    _ = lua_checkstack(L, 64)
     defer { host.L = outer }
     do {
         return try entry.body(LuaCall(L: L, host: host, name: entry.name))
@@ -117,6 +119,15 @@ extension LuaStatePointer {
     func type(_ i: Int32) -> Int32 { lua_type(self, i) }
     func isNil(_ i: Int32) -> Bool { lua_type(self, i) <= 0 }
     func absIndex(_ i: Int32) -> Int32 { lua_absindex(self, i) }
+
+    /// Makes room for `n` more values (recursive code calls it at each level).
+    /// The shim's allocator never fails while Swift runs, so this only fails
+    /// past Lua's stack limit.
+    func ensureStack(_ n: Int32) throws {
+        guard lua_checkstack(self, n) != 0 else {
+            throw LuaError.message("stack overflow (values nested too deeply)")
+        }
+    }
 
     func push(_ s: String) {
         var s = s

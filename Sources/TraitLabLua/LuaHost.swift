@@ -195,6 +195,8 @@ public final class LuaHost {
     /// Pushes the Lua object for `env`, creating it on first use. An
     /// environment is always the same Lua value while it lives.
     func push(_ env: TraitEnvironment, classTable: Int32? = nil) {
+        // Exposing an environment exposes its owners too (recursively, up the tree).
+        _ = lua_checkstack(L, 16)
         let key = Unmanaged.passUnretained(env).toOpaque()
         L.registryGet(refs.objects)
         if tl_rawgetp(L, -1, key) != LUA_TNIL {

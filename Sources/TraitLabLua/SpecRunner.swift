@@ -202,9 +202,11 @@ extension LuaHost {
         case .number(let d): L.push(d)
         case .string(let s): L.push(s)
         case .array(let items):
+            _ = lua_checkstack(L, 8)   // JSON depth is bounded by JSONValue.maximumDepth
             L.newTable(narr: Int32(items.count))
             for (k, v) in items.enumerated() { push(v); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         case .object(let members):
+            _ = lua_checkstack(L, 8)
             L.newTable(nrec: Int32(members.count))
             for (k, v) in members { push(v); L.rawSet(-2, k) }
         }

@@ -27,6 +27,7 @@ extension LuaHost {
         case LUA_TTABLE:
             if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
+            try L.ensureStack(8)
             var entries: [TraitTable.Entry] = []
             try L.forEachPair(i) {
                 let key: TraitTableKey
@@ -53,6 +54,8 @@ extension LuaHost {
         case .number(let d): L.push(d)
         case .string(let s): L.push(s)
         case .table(let t):
+            // Depth is bounded (64) when values are made, so growing cannot fail in practice.
+            _ = lua_checkstack(L, 8)
             L.newTable(narr: Int32(t.isSequence ? t.entries.count : 0), nrec: Int32(t.isSequence ? 0 : t.entries.count))
             for e in t.entries {
                 switch e.key {
