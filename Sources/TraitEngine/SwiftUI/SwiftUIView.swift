@@ -49,8 +49,8 @@ open class SwiftUIView: CustomStringConvertible {
         for c in content { c.parent = self }
     }
 
-    /// A view without content (for subclasses that cannot fail).
-    init(name: String?) {
+    /// A view without content (for subclasses, which cannot fail).
+    init(leafNamed name: String?) {
         self.name = name
         self.content = []
     }
@@ -148,7 +148,7 @@ public final class Representable: SwiftUIView {
         update = updateViewController.map { u in
             { root, context in if let vc = root as? ViewController { try u(vc, context) } }
         }
-        super.init(name: name)
+        super.init(leafNamed: name)
     }
 
     /// Wraps a view (`UIViewRepresentable`).
@@ -159,7 +159,7 @@ public final class Representable: SwiftUIView {
         update = updateView.map { u in
             { root, context in if let v = root as? View { try u(v, context) } }
         }
-        super.init(name: name)
+        super.init(leafNamed: name)
     }
 
     /// For hosts whose make function returns any environment (checked when it is placed).
@@ -168,7 +168,7 @@ public final class Representable: SwiftUIView {
         self.kind = kind
         self.make = make
         self.update = update
-        super.init(name: name)
+        super.init(leafNamed: name)
     }
 
     override public var className: String { kind.rawValue }
