@@ -31,8 +31,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "traitlab",
-            dependencies: ["TraitLabLua", "CLuaShim"],
+            dependencies: ["TraitLabLua", "CLuaShim", "CEditLine"],
             linkerSettings: [.linkedLibrary("lua5.4"), .linkedLibrary("edit")]
+        ),
+        .systemLibrary(
+            name: "CEditLine",
+            providers: [.apt(["libedit-dev"])]
         ),
         .target(
             name: "CTraitLabModule",

@@ -12,19 +12,28 @@ import CLuaShim
 /// its SIGINT handler. The shim's hook stays armed until `tl_clear_interrupt`,
 /// so a `pcall` in the script cannot swallow the timeout; the interpreter
 /// clears it once the chunk has unwound.
+///
+/// A hook belongs to one Lua thread, so code that is inside another coroutine
+/// when the deadline passes, or inside one long C call, does not see it. With
+/// a `hardStopGrace`, the watchdog ends the process (exit 1, with a message)
+/// when the code has not unwound that long after the deadline: a runaway
+/// script always stops.
 final class Watchdog {
     let seconds: Double
-    /// The state (or coroutine) the deadline interrupts; guarded by mutex.
-    private var state: OpaquePointer
+    private let state: OpaquePointer
+    private let hardStopGrace: Double?
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let wakeup = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var deadline: timespec?       // armed while set; guarded by mutex
-    private var didFire = false           // guarded by mutex
+    // Guarded by mutex:
+    private var deadline: timespec?       // when the next thing is due, if armed
+    private var target: OpaquePointer?    // the Lua thread the deadline interrupts
+    private var didFire = false
     private var threadStarted = false
 
-    init(state: OpaquePointer, seconds: Double) {
+    init(state: OpaquePointer, seconds: Double, hardStopGrace: Double? = nil) {
         self.state = state
         self.seconds = seconds
+        self.hardStopGrace = hardStopGrace
         pthread_mutex_init(mutex, nil)
         // Deadlines are on the monotonic clock: changing the date must not
         // end a run early or make it run forever.
@@ -48,13 +57,10 @@ final class Watchdog {
     /// given at creation when nil; `traitlab test` passes each test's coroutine).
     func arm(_ target: OpaquePointer? = nil) {
         pthread_mutex_lock(mutex)
-        if let target { state = target }
+        self.target = target ?? state
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let whole = Int(seconds)
-        var d = timespec(tv_sec: now.tv_sec + whole, tv_nsec: now.tv_nsec + Int((seconds - Double(whole)) * 1e9))
-        if d.tv_nsec >= 1_000_000_000 { d.tv_sec += 1; d.tv_nsec -= 1_000_000_000 }
-        deadline = d
+        deadline = Watchdog.adding(seconds, to: now)
         didFire = false
         if !threadStarted {
             threadStarted = startThread()
@@ -98,21 +104,40 @@ final class Watchdog {
         return true
     }
 
+    private static func adding(_ seconds: Double, to t: timespec) -> timespec {
+        let whole = Int(seconds)
+        var d = timespec(tv_sec: t.tv_sec + whole, tv_nsec: t.tv_nsec + Int((seconds - Double(whole)) * 1e9))
+        if d.tv_nsec >= 1_000_000_000 { d.tv_sec += 1; d.tv_nsec -= 1_000_000_000 }
+        return d
+    }
+
     /// The thread's loop: sleep until armed, then until the deadline or a
-    /// change of plan. It lives as long as the process.
+    /// change of plan (arm, disarm). It lives as long as the process.
     private func watch() {
         pthread_mutex_lock(mutex)
         while true {
-            guard var d = deadline else {
+            guard var due = deadline else {
                 pthread_cond_wait(wakeup, mutex)
                 continue
             }
-            if pthread_cond_timedwait(wakeup, mutex, &d) == ETIMEDOUT, let current = deadline,
-               current.tv_sec == d.tv_sec, current.tv_nsec == d.tv_nsec {
-                tl_interrupt(state, 1)
-                didFire = true
-                deadline = nil
+            guard pthread_cond_timedwait(wakeup, mutex, &due) == ETIMEDOUT, let current = deadline,
+                  current.tv_sec == due.tv_sec, current.tv_nsec == due.tv_nsec else { continue }
+            if didFire {
+                hardStop()
             }
+            tl_interrupt(target ?? state, 1)
+            didFire = true
+            deadline = hardStopGrace.map { Watchdog.adding($0, to: due) }
         }
+    }
+
+    /// The code did not unwind after the interrupt: end the process. Only
+    /// `write` and `_exit`, since the main thread may hold stdio's locks.
+    private func hardStop() -> Never {
+        let text = "\(programName): timed out after \(Watchdog.describe(seconds)), and the code did not stop "
+            + "(a coroutine or a long C call); exiting\n"
+        var bytes = Array(text.utf8)
+        _ = write(2, &bytes, bytes.count)
+        _exit(1)
     }
 }

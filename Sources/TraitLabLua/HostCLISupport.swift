@@ -1,0 +1,191 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+// What the `traitlab` command line needs from a host beyond running chunks:
+// settling pending work from the top level, and looking at TraitLab objects
+// for the REPL (pretty printing, `:tree`, `:traits`, tab completion).
+//
+// Nothing here raises or runs Lua code: it reads raw tables and Swift objects
+// only, so it is safe to call at any time, including from a completion
+// callback in the middle of line editing.
+
+extension LuaHost {
+    // MARK: - Top-level work
+
+    /// Applies pending trait work (what `ui.update()` does) from outside Lua,
+    /// as the command line does after each chunk and each REPL input.
+    ///
+    /// Returns nil on success, or the error message (a callback's error comes
+    /// with its position and traceback). Boxes collected meanwhile are
+    /// released only afterwards, exactly as when `ui.update()` is called from
+    /// Lua, so a finalizer never re-enters the engine mid-update.
+    public func settlePendingWork() -> String? {
+        guard let h = tl_gethost(L) else { return nil }
+        h.pointee.swift_frames += 1
+        defer {
+            h.pointee.swift_frames -= 1
+            if h.pointee.swift_frames == 0 { LuaFunctions.drainReleases() }
+        }
+        do {
+            try world.update()
+            return nil
+        } catch let e as LuaError {
+            return e.text
+        } catch let e as TraitError {
+            return e.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    // MARK: - Looking at values
+
+    /// The environment whose Lua object is at `index`, if it is one.
+    public func environment(at index: Int32) -> TraitEnvironment? {
+        L.box(index, as: TraitEnvironment.self)
+    }
+
+    /// Pushes the Lua object of `env`: the same value scripts see.
+    public func pushEnvironment(_ env: TraitEnvironment) {
+        push(env)
+    }
+
+    /// `ui.dump(env)`: the subtree below `env` with overrides and non-default traits.
+    public func treeDescription(of env: TraitEnvironment) -> String {
+        (try? dump(env, format: "tree")) ?? env.description + "\n"
+    }
+
+    // MARK: - Completion
+
+    /// The names a user can type after `value.` or `value:` for the TraitLab
+    /// object at `index` (environments, collections, overrides, definitions,
+    /// colors ...), or nil when it is not one of ours. Includes the fields a
+    /// script stored on an environment and, where traits work as keys, the
+    /// property name of every registered definition. With `methodsOnly`, just
+    /// what can be called with `:`.
+    public func memberNames(ofObjectAt index: Int32, methodsOnly: Bool = false) -> [String]? {
+        let i = L.absIndex(index)
+        let traitProperties = methodsOnly ? [] : world.registry.definitions.map(\.property)
+        if let env = environment(at: i) {
+            return environmentMemberNames(env, at: i, methodsOnly: methodsOnly)
+        }
+        if collection(at: i) != nil {
+            return traitProperties + ["changedTraits", "modifyingTraits", "encode"]
+        }
+        guard let obj = L.box(i, as: AnyObject.self) else { return nil }
+        switch obj {
+        case is OverridesBox: return traitProperties + ["contains", "remove"]
+        case is MutableTraitsBox: return traitProperties
+        case is TraitDefinition:
+            return methodsOnly ? [] : ["name", "default", "type", "identifier", "affectsColorAppearance", "property", "cases", "isOptional", "isSystem"]
+        case let e as TraitEnum: return methodsOnly ? [] : ["name", "cases"] + e.cases
+        case is ColorBox: return (methodsOnly ? [] : ["red", "green", "blue", "alpha", "hex", "isDynamic"]) + ["resolvedColor"]
+        case is RegistrationBox: return methodsOnly ? [] : ["isActive"]
+        default: return methodNames(ofObjectAt: i)
+        }
+    }
+
+    /// Pushes what `key` names on the TraitLab object at `index`, when that
+    /// can be found without running code or changing anything (`vc.view` only
+    /// once the view is loaded, for instance), so completion can walk
+    /// `a.b.c.` paths. Returns false, pushing nothing, otherwise.
+    public func pushMemberWithoutSideEffects(ofObjectAt index: Int32, key: String) -> Bool {
+        let i = L.absIndex(index)
+        guard let env = environment(at: i) else { return false }
+        if tl_rawlookup(L, i, key) != LUA_TNIL { return true }   // user field, method, cached value
+        L.pop()
+        let view = env as? View, vc = env as? ViewController
+        let target: TraitEnvironment?
+        switch key {
+        case "traitCollection":
+            push(env.traitCollection)
+            return true
+        case "traitOverrides":
+            guard !(env is Screen) else { return false }
+            L.pushBox(OverridesBox(env), kind: .overrides)
+            L.registryGet(refs.overridesMeta)
+            lua_setmetatable(L, -2)
+            return true
+        case "view", "viewIfLoaded": target = vc?.viewIfLoaded
+        case "superview": target = view?.superview
+        case "window": target = view?.window ?? vc?.viewIfLoaded?.window
+        case "parent": target = vc?.parent
+        case "presentedViewController": target = vc?.presentedViewController
+        case "presentingViewController": target = vc?.presentingViewController
+        case "presentationController": target = vc?.presentationController
+        case "rootViewController": target = (env as? Window)?.rootViewController
+        case "windowScene": target = (env as? Window)?.windowScene ?? view?.window?.windowScene
+        case "screen": target = (env as? WindowScene)?.screen
+        case "traitParent": target = env.traitParent
+        default: target = nil
+        }
+        guard let target else { return false }
+        push(target)
+        return true
+    }
+
+    private func environmentMemberNames(_ env: TraitEnvironment, at i: Int32, methodsOnly: Bool) -> [String] {
+        var names: [String] = []
+        // The field table F (the userdata's metatable) holds user fields.
+        if lua_getmetatable(L, i) != 0 {
+            let f = L.top
+            L.forEachPair(f) {
+                guard !methodsOnly || lua_type(L, -1) == LUA_TFUNCTION else { return }
+                if let k = L.string(-2), !k.hasPrefix("__") { names.append(k) }
+            }
+            // F.__metatable is the class table; methods live along its __index chain.
+            if L.rawGet(f, "__metatable") == LUA_TTABLE {
+                names += tableChainNames(at: L.top)
+            }
+            L.setTop(f - 1)
+        }
+        if methodsOnly { return names }
+        names += ["name", "className", "traitCollection", "traitParent", "traitChildren"]
+        if !(env is Screen) { names.append("traitOverrides") }
+        if env is View { names += ["superview", "subviews", "window", "windowScene", "backgroundColor"] }
+        if env is Window { names += ["rootViewController"] }
+        if env is ViewController {
+            names += ["view", "viewIfLoaded", "isViewLoaded", "parent", "children", "window",
+                      "presentedViewController", "presentingViewController", "presentationController"]
+        }
+        if env is WindowScene { names += ["windows", "screen", "isConnected"] }
+        return names
+    }
+
+    /// Raw string keys of the table at `i` and of each table reached through
+    /// its metatables' `__index` fields (never calling a function).
+    private func tableChainNames(at i: Int32) -> [String] {
+        var names: [String] = []
+        L.pushValue(i)
+        for _ in 0..<32 {
+            guard lua_type(L, -1) == LUA_TTABLE else { break }
+            L.forEachPair(-1) {
+                if let k = L.string(-2), !k.hasPrefix("__") { names.append(k) }
+            }
+            guard lua_getmetatable(L, -1) != 0 else { break }
+            _ = L.rawGet(-1, "__index")
+            tl_remove(L, -2)
+            tl_remove(L, -2)
+        }
+        L.pop()
+        return names
+    }
+
+    /// Method names of a boxed object whose metatable's `__index` is one of
+    /// the binding's indexers (a C closure with its method table as second upvalue).
+    private func methodNames(ofObjectAt i: Int32) -> [String]? {
+        guard lua_getmetatable(L, i) != 0 else { return nil }
+        let base = L.top - 1
+        defer { L.setTop(base) }
+        switch L.rawGet(-1, "__index") {
+        case LUA_TTABLE:
+            return tableChainNames(at: L.top)
+        case LUA_TFUNCTION:
+            guard lua_getupvalue(L, -1, 2) != nil, lua_type(L, -1) == LUA_TTABLE else { return nil }
+            return tableChainNames(at: L.top)
+        default:
+            return nil
+        }
+    }
+}

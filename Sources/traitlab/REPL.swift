@@ -1,0 +1,352 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLua
+import CLuaShim
+import TraitEngine
+import TraitLabLua
+
+/// The interactive loop, as lua.c's `doREPL`: read a line (more while the
+/// chunk is incomplete), run it, print what it returned, then apply pending
+/// trait work as a run-loop turn would. Lines starting with ':' are commands.
+final class REPL {
+    private let interpreter: Interpreter
+    private let reader: LineReader
+    private let style: Style
+    private let printer: PrettyPrinter?
+    private var autoUpdate = true
+    private var L: LuaState { interpreter.L }
+    private var host: LuaHost { interpreter.host }
+
+    init(interpreter: Interpreter) {
+        self.interpreter = interpreter
+        style = Style.forStandardOutput()
+        reader = isatty(0) != 0 ? EditLineReader(history: .standard()) : PlainLineReader()
+        printer = PrettyPrinter(interpreter)
+    }
+
+    /// An input, read and compiled.
+    private enum Input {
+        case chunk(status: Int32)   // the function (or the error) on top
+        case command(String)
+        case nothing                // blank line or Ctrl-C
+    }
+
+    func run() {
+        interpreter.reportsProgramName = false
+        interpreter.style = style
+        interpreter.keepsInterruptHandler = true
+        activeCompleter = Completer(host: host)
+        if reader is EditLineReader {
+            writeOut(style.dim("Type :help for commands and keys, Ctrl-D to quit.") + "\n")
+        }
+        loop: while let input = readInput() {
+            tl_clear_interrupt(L)   // a stray SIGINT while at the prompt
+            interpreter.watchdog?.arm()
+            switch input {
+            case .nothing:
+                break
+            case .chunk(let status):
+                evaluate(status)
+                afterInput()
+            case .command(let line):
+                guard runCommand(line) else { break loop }
+                afterInput()
+            }
+            interpreter.watchdog?.disarm()
+        }
+        interpreter.watchdog?.disarm()
+        activeCompleter = nil
+        releaseInterrupts()
+        L.setTop(0)
+        writeOut("\n")
+    }
+
+    // MARK: - Reading (lua.c's loadline, addreturn, multiline, incomplete)
+
+    /// Reads one input; nil at the end of input.
+    private func readInput() -> Input? {
+        L.setTop(0)
+        switch reader.read(prompt: "> ") {
+        case .end: return nil
+        case .interrupted: return .nothing
+        case .line(let line):
+            if isCommand(line) {
+                reader.remember(line)
+                return .command(line)
+            }
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return .nothing }
+            // "=expr" is "return expr", for compatibility with Lua 5.2.
+            let code = line.hasPrefix("=") ? "return " + line.dropFirst() : line
+            if addReturn(code) {
+                reader.remember(line)
+                return .chunk(status: LUA_OK)
+            }
+            return multiline(code)
+        }
+    }
+
+    /// ":name", but not a "::label::" statement.
+    private func isCommand(_ line: String) -> Bool {
+        let s = line.drop { $0 == " " }
+        guard s.first == ":", let next = s.dropFirst().first else { return false }
+        return next.isLetter || next == "?"
+    }
+
+    /// Tries the line as an expression, `return <line>;`, so that values
+    /// print. On success the compiled function is on top.
+    private func addReturn(_ line: String) -> Bool {
+        if L.load("return " + line + ";", name: "=stdin", mode: interpreter.loadMode) == LUA_OK { return true }
+        L.pop()
+        return false
+    }
+
+    /// Compiles the input as statements, reading continuation lines while the
+    /// only error is that the chunk ended too soon.
+    private func multiline(_ first: String) -> Input {
+        var buffer = first
+        while true {
+            let status = L.load(buffer, name: "=stdin", mode: interpreter.loadMode)
+            guard isIncomplete(status) else {
+                reader.remember(buffer)
+                return .chunk(status: status)
+            }
+            L.pop()
+            switch reader.read(prompt: ">> ") {
+            case .line(let more):
+                buffer += "\n" + more
+            case .interrupted:
+                return .nothing
+            case .end:
+                // Report the incomplete chunk, as lua.c does.
+                reader.remember(buffer)
+                return .chunk(status: L.load(buffer, name: "=stdin", mode: interpreter.loadMode))
+            }
+        }
+    }
+
+    /// A syntax error whose message ends in "<eof>" means "more to come".
+    private func isIncomplete(_ status: Int32) -> Bool {
+        status == LUA_ERRSYNTAX && (L.string(-1)?.hasSuffix("<eof>") ?? false)
+    }
+
+    // MARK: - Running
+
+    /// Runs the compiled chunk and prints what it returns.
+    private func evaluate(_ loadStatus: Int32) {
+        var status = loadStatus
+        if status == LUA_OK { status = interpreter.docall(0, LUA_MULTRET) }
+        if status == LUA_OK {
+            printResults()
+        } else {
+            interpreter.report(status)
+        }
+    }
+
+    /// Prints the values on the stack, if any.
+    private func printResults() {
+        let n = L.top
+        guard n > 0 else { return }
+        guard let printer else {
+            message("cannot print results: the pretty printer did not load", withProgramName: false)
+            return
+        }
+        let status = printer.render(interpreter, count: n, color: style.enabled)
+        if status == LUA_OK {
+            writeOut((L.string(-1) ?? "") + "\n")
+        } else {
+            interpreter.report(status)
+        }
+        L.setTop(0)
+    }
+
+    /// The end of a run-loop turn: `ui.update()` unless switched off.
+    private func afterInput() {
+        L.setTop(0)
+        if autoUpdate { interpreter.report(interpreter.settle()) }
+        L.setTop(0)
+        fflush(stdout)
+    }
+
+    // MARK: - Commands
+
+    /// Runs a colon command. Returns false to leave the REPL.
+    private func runCommand(_ line: String) -> Bool {
+        let text = line.drop { $0 == " " }
+        let name = String(text.prefix { $0 != " " && $0 != "\t" })
+        let rest = trim(String(text.dropFirst(name.count)))
+        switch name {
+        case ":quit", ":q", ":exit":
+            return false
+        case ":help", ":h", ":?":
+            writeOut(helpText)
+        case ":autoupdate":
+            switch rest {
+            case "on": autoUpdate = true
+            case "off": autoUpdate = false
+            case "": break
+            default: return usage(":autoupdate on|off")
+            }
+            writeOut("autoupdate is \(autoUpdate ? "on" : "off")\n")
+        case ":tree":
+            tree(rest)
+        case ":traits":
+            if let env = rest.isEmpty ? firstScene() : environment(from: rest) {
+                writeOut(describeTraits(of: env, style: style))
+            }
+        case ":why":
+            why(rest)
+        case ":plugins":
+            runLibraryCode(listPluginsCode)
+        case ":reload":
+            runLibraryCode(reloadPluginsCode, rest.isEmpty ? [] : [rest])
+        case ":trace":
+            guard rest == "on" || rest == "off" else { return usage(":trace on|off") }
+            runLibraryCode("local lib, on = ...; lib.ui.trace(on == 'on'); return 'trace is ' .. on", [rest])
+        case ":stats":
+            runLibraryCode("local lib = ...; return lib.ui.stats()")
+        default:
+            message(style.error("unknown command \(name) (:help lists them)"), withProgramName: false)
+        }
+        return true
+    }
+
+    private func usage(_ text: String) -> Bool {
+        message(style.error("usage: \(text)"), withProgramName: false)
+        return true
+    }
+
+    /// `:tree [expr]`: ui.dump of expr, or of every connected window scene.
+    private func tree(_ expr: String) {
+        if !expr.isEmpty {
+            if let env = environment(from: expr) { writeOut(host.treeDescription(of: env)) }
+            return
+        }
+        let scenes = host.world.connectedScenes
+        if scenes.isEmpty { writeOut(style.dim("(no connected window scenes: make one with ui.WindowScene {})") + "\n") }
+        for scene in scenes { writeOut(host.treeDescription(of: scene)) }
+    }
+
+    /// `:why expr TraitName`.
+    private func why(_ args: String) {
+        guard let space = args.lastIndex(where: { $0 == " " || $0 == "\t" }) else {
+            _ = usage(":why expr TraitName   (for example :why view myAppTheme)")
+            return
+        }
+        let traitName = String(args[args.index(after: space)...])
+        let expr = trim(String(args[..<space]))
+        guard let definition = definition(named: traitName, in: host.world.registry) else {
+            message(style.error("no trait named '\(traitName)' (a property name such as myAppTheme, or a trait name)"), withProgramName: false)
+            return
+        }
+        if let env = environment(from: expr) {
+            writeOut(explain(definition, for: env, style: style))
+        }
+    }
+
+    /// The first connected window scene, the default for `:traits`.
+    private func firstScene() -> TraitEnvironment? {
+        if let scene = host.world.connectedScenes.first { return scene }
+        message(style.error("no connected window scene; give an environment: :traits view"), withProgramName: false)
+        return nil
+    }
+
+    /// Evaluates `expr`; the environment it names, or nil after saying why not.
+    private func environment(from expr: String) -> TraitEnvironment? {
+        L.setTop(0)
+        var status = L.load("return " + expr, name: "=stdin", mode: interpreter.loadMode)
+        if status == LUA_OK { status = interpreter.docall(0, 1) }
+        guard status == LUA_OK else {
+            interpreter.report(status)
+            return nil
+        }
+        guard let env = host.environment(at: -1) else {
+            message(style.error("\(expr) is a \(L.typeName(-1)), not a trait environment"), withProgramName: false)
+            return nil
+        }
+        L.setTop(0)
+        return env
+    }
+
+    /// Runs Lua code given the library table `{ traits, ui, swiftui, plugins }`
+    /// (never the globals, which a session may have replaced) and `args`;
+    /// prints the string it returns, or pretty-prints another value.
+    private func runLibraryCode(_ code: String, _ args: [String] = []) {
+        L.setTop(0)
+        var status = L.load(code, name: "=(command)", mode: "t")
+        if status == LUA_OK {
+            host.pushLibrary()
+            for a in args { L.push(a) }
+            status = interpreter.docall(Int32(1 + args.count), 1)
+        }
+        guard status == LUA_OK else {
+            interpreter.report(status)
+            return
+        }
+        if lua_type(L, -1) == LUA_TSTRING {
+            writeOut((L.string(-1) ?? "") + "\n")
+        } else if lua_type(L, -1) != LUA_TNIL {
+            printResults()
+        }
+        L.setTop(0)
+    }
+
+    private var helpText: String {
+        let keys = """
+        Type Lua: expressions print their values (=expr works too), statements run, and an
+        unfinished chunk continues on a ">>" line. ui.update() runs after every input.
+        Keys: Tab completes globals, fields, methods, trait names and enum cases; Up/Down recall
+        history; Ctrl-C interrupts running code or clears the line; Ctrl-D quits.
+
+        """
+        let commands: [(String, String)] = [
+            (":tree [expr]", "the trait tree below expr (default: every connected window scene)"),
+            (":traits [expr]", "every trait of an environment and where its value comes from"),
+            (":why expr Trait", "the chain of environments that produced one trait's value"),
+            (":plugins", "the loaded plugins"),
+            (":reload [name]", "run a plugin again (default: every loaded plugin)"),
+            (":trace on|off", "print updates, handlers and lifecycle callbacks as they happen"),
+            (":stats", "ui.stats(): environments, updates, handlers, layouts, draws ..."),
+            (":autoupdate on|off", "run ui.update() after every input (default on)"),
+            (":help", "this text"),
+            (":quit", "leave (Ctrl-D works too)"),
+        ]
+        return keys + "Commands:\n" + commands.map { "  " + $0.0 + String(repeating: " ", count: max(1, 22 - $0.0.count)) + $0.1 }
+            .joined(separator: "\n") + "\n"
+    }
+}
+
+private func trim(_ s: String) -> String {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    return String(s.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+}
+
+private let listPluginsCode = #"""
+local lib = ...
+local list = lib.plugins.list()
+if #list == 0 then return "(no plugins loaded; --plugin NAME or plugins.load(name))" end
+local lines = {}
+for _, p in ipairs(list) do
+  lines[#lines + 1] = string.format("%-20s %-10s %s", p.name, p.version, p.path)
+end
+return table.concat(lines, "\n")
+"""#
+
+private let reloadPluginsCode = #"""
+local lib, name = ...
+local names = {}
+if name then
+  names[1] = name
+else
+  for _, p in ipairs(lib.plugins.list()) do names[#names + 1] = p.name end
+end
+if #names == 0 then return "(no plugins loaded)" end
+local lines = {}
+for _, n in ipairs(names) do
+  local manifest, dropped = lib.plugins.reload(n)
+  local version = type(manifest) == "table" and manifest.version
+  lines[#lines + 1] = "reloaded " .. n .. (version and (" " .. tostring(version)) or "")
+  for _, d in ipairs(dropped or {}) do lines[#lines + 1] = "  " .. d end
+end
+return table.concat(lines, "\n")
+"""#
