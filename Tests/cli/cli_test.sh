@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# End-to-end tests of traitlab's batch mode: exit codes, error format, the
+# `arg` table (compared with lua5.4 on the same command lines), -e/-l/-/stdin,
+# LUA_INIT, -v/-h, module-path, --timeout, --memory-limit, --sandbox, plugins.
+#
+# usage: Tests/cli/cli_test.sh path/to/traitlab
+# Builds nothing. The last line is "N passed, N failed"; exit status 1 on any failure.
+set -u
+
+TL=${1:?usage: cli_test.sh path/to/traitlab}
+case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
+[ -x "$TL" ] || { echo "not executable: $TL"; echo "0 passed, 1 failed"; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+# Keep the environment from leaking into the tests.
+unset LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4 TRAITLAB_PLUGIN_PATH NO_COLOR
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() {
+  failed=$((failed + 1)); echo "FAIL $1"
+  shift
+  for line in "$@"; do echo "     $line"; done
+  echo "     rc=$RC"; echo "     stdout: ${OUT:0:400}"; echo "     stderr: ${ERR:0:600}"
+}
+
+# run CMD...: runs with a 20 s guard; sets OUT, ERR, RC and SECS (wall time).
+run() {
+  local start end
+  start=$(date +%s.%N)
+  OUT=$(timeout 20 "$@" 2>"$tmp/stderr" </dev/null)
+  RC=$?
+  end=$(date +%s.%N)
+  ERR=$(cat "$tmp/stderr")
+  SECS=$(echo "$end - $start" | bc)
+}
+# run_stdin TEXT CMD...: the same with TEXT on standard input.
+run_stdin() {
+  local input=$1; shift
+  OUT=$(printf '%s' "$input" | timeout 20 "$@" 2>"$tmp/stderr")
+  RC=$?
+  ERR=$(cat "$tmp/stderr")
+}
+
+expect() { # expect NAME CONDITION...  (CONDITION is a test(1) expression, evaluated with eval)
+  local name=$1; shift
+  if eval "$*"; then pass "$name"; else fail "$name" "expected: $*"; fi
+}
+
+# ---------------------------------------------------------------- basics
+run "$TL" -v
+expect "-v names TraitLab and Lua 5.4" '[ $RC -eq 0 ] && [[ $OUT == TraitLab* ]] && [[ $OUT == *"Lua 5.4"* ]] && [[ $OUT == *Copyright* ]]'
+
+run "$TL" -e 'print(1 + 1)'
+expect "-e runs code, exit 0" '[ $RC -eq 0 ] && [ "$OUT" = 2 ] && [ -z "$ERR" ]'
+
+run "$TL" -e 'x = 20' -e 'print(x + 1)'
+expect "several -e run in order" '[ $RC -eq 0 ] && [ "$OUT" = 21 ]'
+
+run "$TL" -eprint\(3\)
+expect "-eCODE (attached argument)" '[ $RC -eq 0 ] && [ "$OUT" = 3 ]'
+
+run "$TL" -h
+expect "-h prints usage with every flag, exit 0" '[ $RC -eq 0 ] && for f in " -e " " -l " " -i " " -v " " -E " " -W " " -- " " - " --plugin --plugin-path --hierarchy --timeout --memory-limit --sandbox --help module-path; do [[ $OUT == *"$f"* ]] || exit 1; done'
+
+run "$TL" --help
+expect "--help is -h" '[ $RC -eq 0 ] && [[ $OUT == *--memory-limit* ]]'
+
+cat > ok.lua <<'LUA'
+print("script ran", select("#", ...))
+return 1, 2
+LUA
+run "$TL" ok.lua a b
+expect "script with arguments, exit 0" '[ $RC -eq 0 ] && [ "$OUT" = "script ran	2" ]'
+
+run "$TL" -e 'os.exit(3)'
+expect "os.exit status is kept" '[ $RC -eq 3 ]'
+
+# ---------------------------------------------------------------- errors: exit 1, "traitlab: FILE:LINE: message" + traceback
+cat > fails.lua <<'LUA'
+local x = 1
+error("boom")
+LUA
+run "$TL" fails.lua
+expect "failing script exits 1" '[ $RC -eq 1 ]'
+expect "failing script: traitlab: FILE:LINE: message" '[[ $(head -n1 <<<"$ERR") == "traitlab: fails.lua:2: boom" ]]'
+expect "failing script: traceback" '[[ $ERR == *"stack traceback:"* ]] && [[ $ERR == *"fails.lua:2: in main chunk"* ]]'
+
+cat > nested.lua <<'LUA'
+local function inner() local t = nil; return t.field end
+local function outer() return inner() end
+outer()
+LUA
+run "$TL" nested.lua
+expect "runtime error names file and line" '[ $RC -eq 1 ] && [[ $(head -n1 <<<"$ERR") == "traitlab: nested.lua:1: attempt to index a nil value"* ]] && [[ $ERR == *"nested.lua:3: in main chunk"* ]]'
+
+printf 'local x = \nprint(\n' > syntax.lua
+run "$TL" syntax.lua
+expect "syntax error: exit 1, traitlab: FILE:LINE:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: syntax.lua:"[0-9]* ]]'
+
+run "$TL" does-not-exist.lua
+expect "missing script: exit 1, cannot open" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: cannot open does-not-exist.lua"* ]]'
+
+run "$TL" -e 'error({})'
+expect "non-string error value" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
+
+run "$TL" -e 'error(setmetatable({}, { __tostring = function() return "custom" end }))'
+expect "error value with __tostring" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom"* ]]'
+
+run "$TL" -e 'error("first")' -e 'print("never")'
+expect "a failing -e stops the run" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [[ $ERR == "traitlab: (command line):1: first"* ]]'
+
+# ---------------------------------------------------------------- usage errors: exit 2
+for bad in "-x" "--bogus" "-e" "-l" "-ix" "--hierarchy" "--hierarchy=modern" "--timeout=0" "--timeout abc" "--memory-limit 12Q" "--memory-limit 0" "--memory-limit 16K" "--plugin"; do
+  # shellcheck disable=SC2086
+  run "$TL" $bad
+  expect "usage error: $bad exits 2 with usage" '[ $RC -eq 2 ] && [[ $ERR == traitlab:* ]] && [[ $ERR == *"usage: traitlab"* ]] && [ -z "$OUT" ]'
+done
+run "$TL" -e -v
+expect "'-e' needs argument (next word is an option), as lua5.4" '[ $RC -eq 2 ] && [[ $ERR == *"'"'"'-e'"'"' needs argument"* ]]'
+
+# ---------------------------------------------------------------- arg, compared with lua5.4
+cat > showarg.lua <<'LUA'
+local t = {}
+for i = -12, 12 do if arg[i] ~= nil then t[#t + 1] = i .. "=" .. arg[i] end end
+local n = select("#", ...)
+print(table.concat(t, " ") .. " | " .. n .. " | " .. table.concat({ ... }, ","))
+LUA
+# Compares OUT of traitlab and lua5.4 for the same arguments (argv[0] normalised).
+same_as_lua() {
+  local name=$1; shift
+  local mine theirs
+  mine=$(timeout 10 "$TL" "$@" 2>&1 </dev/null | sed "s#$TL#INTERP#g")
+  theirs=$(timeout 10 lua5.4 "$@" 2>&1 </dev/null | sed "s#lua5.4#INTERP#g")
+  if [ "$mine" = "$theirs" ] && [ -n "$mine" ]; then pass "$name"; else
+    RC=-; OUT=$mine; ERR=$theirs; fail "$name" "traitlab and lua5.4 differ (stderr line shows lua5.4)"; fi
+}
+if command -v lua5.4 >/dev/null; then
+  same_as_lua "arg: script and arguments" showarg.lua a b "c d"
+  same_as_lua "arg: options before the script" -e 'x = 1' -W showarg.lua one
+  same_as_lua "arg: -- before the script" -- showarg.lua -x --y
+  same_as_lua "arg: script arguments that look like options" showarg.lua -e -v
+  same_as_lua "arg: no script (options at positive indices)" -e 'dofile("showarg.lua")'
+  same_as_lua "arg: -l and -e before the script" -l string -e 'y = 2' showarg.lua z
+  mine=$(printf 'dofile("showarg.lua")' | "$TL" - p q 2>&1 | sed "s#$TL#INTERP#g")
+  theirs=$(printf 'dofile("showarg.lua")' | lua5.4 - p q 2>&1 | sed "s#lua5.4#INTERP#g")
+  RC=-; OUT=$mine; ERR=$theirs
+  expect "arg: - (stdin) with arguments" '[ "$mine" = "$theirs" ]'
+else
+  echo "SKIP arg comparisons: lua5.4 not installed"
+fi
+run "$TL" --hierarchy legacy --timeout 5 showarg.lua x
+expect "arg: TraitLab's options are at negative indices too" '[ "$OUT" = "-5=$TL -4=--hierarchy -3=legacy -2=--timeout -1=5 0=showarg.lua 1=x | 1 | x" ]'
+
+# ---------------------------------------------------------------- -l, -, stdin
+mkdir -p mods
+printf 'return { answer = 42 }\n' > mods/mymod.lua
+run env LUA_PATH="$tmp/mods/?.lua;;" "$TL" -l mymod -e 'print(mymod.answer)'
+expect "-l NAME requires into the global NAME" '[ $RC -eq 0 ] && [ "$OUT" = 42 ]'
+run env LUA_PATH="$tmp/mods/?.lua;;" "$TL" -l m=mymod -e 'print(m.answer, mymod)'
+expect "-l g=mod requires into the global g" '[ $RC -eq 0 ] && [ "$OUT" = "42	nil" ]'
+run "$TL" -l nosuchmodule
+expect "-l of a missing module: exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"module '"'"'nosuchmodule'"'"' not found"* ]]'
+
+run_stdin 'print("from stdin", ...)' "$TL" - a b
+expect "- runs standard input with arguments" '[ $RC -eq 0 ] && [ "$OUT" = "from stdin	a	b" ]'
+run_stdin 'print(6 * 7)' "$TL"
+expect "no script, stdin not a terminal: runs stdin" '[ $RC -eq 0 ] && [ "$OUT" = 42 ]'
+run_stdin 'error("bad input")' "$TL"
+expect "stdin chunk error: traitlab: stdin:1:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: stdin:1: bad input"* ]]'
+run_stdin 'print("not run")' "$TL" -e 'print("e only")'
+expect "-e without script does not read stdin" '[ "$OUT" = "e only" ]'
+run_stdin 'x * 2
+=x + 1
+function f()
+  return "multi"
+end
+f()
+' "$TL" -i -e 'x = 10'
+expect "-i runs a REPL after -e (stdin not a terminal)" '[ $RC -eq 0 ] && [[ $OUT == *"TraitLab"* ]] && [[ $OUT == *"> 20"* ]] && [[ $OUT == *"> 11"* ]] && [[ $OUT == *">> "* ]] && [[ $OUT == *"\"multi\""* ]]'
+
+# ---------------------------------------------------------------- LUA_INIT, -E, -W
+run env LUA_INIT='x = 7' "$TL" -e 'print(x)'
+expect "LUA_INIT runs first" '[ "$OUT" = 7 ]'
+run env LUA_INIT='x = 7' LUA_INIT_5_4='x = 54' "$TL" -e 'print(x)'
+expect "LUA_INIT_5_4 wins over LUA_INIT" '[ "$OUT" = 54 ]'
+printf 'x = "from file"\n' > init.lua
+run env LUA_INIT="@$tmp/init.lua" "$TL" -e 'print(x)'
+expect "LUA_INIT=@file" '[ "$OUT" = "from file" ]'
+run env LUA_INIT='x = 7' LUA_PATH='/nowhere/?.lua' "$TL" -E -e 'print(x, package.path:find("/nowhere", 1, true))'
+expect "-E ignores LUA_INIT and LUA_PATH" '[ "$OUT" = "nil	nil" ]'
+run env LUA_INIT='error("init failed")' "$TL" -e 'print("never")'
+expect "failing LUA_INIT: exit 1" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: LUA_INIT:1: init failed"* ]]'
+run "$TL" -e 'warn("quiet")'
+expect "warnings are off by default" '[ -z "$ERR" ]'
+run "$TL" -W -e 'warn("loud")'
+expect "-W turns warnings on" '[[ $ERR == *loud* ]]'
+
+# ---------------------------------------------------------------- traits: pending work settles after each chunk
+cat > settle.lua <<'LUA'
+local scene = ui.WindowScene {}
+local window = ui.Window { windowScene = scene }
+local root = ui.ViewController { name = "root" }
+window.rootViewController = root
+ui.update()
+root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function(view)
+  print("handler saw " .. view.traitCollection.userInterfaceStyle)
+  if arg[1] == "fail" then error("handler failed") end
+end)
+scene.traitOverrides.userInterfaceStyle = "dark"
+-- no ui.update(): the end of the script settles pending work
+LUA
+run "$TL" settle.lua
+expect "pending trait work settles at the end of a script" '[ $RC -eq 0 ] && [ "$OUT" = "handler saw dark" ]'
+run "$TL" settle.lua fail
+expect "an error while settling is a script error" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: settle.lua:8: handler failed"* ]]'
+run "$TL" --hierarchy legacy -e 'print(ui.hierarchyMode)'
+expect "--hierarchy legacy" '[ "$OUT" = legacy ]'
+run "$TL" -e 'print(ui.hierarchyMode)'
+expect "default hierarchy is ios17" '[ "$OUT" = ios17 ]'
+
+# ---------------------------------------------------------------- plugins
+mkdir -p plugs
+cat > plugs/shade.lua <<'LUA'
+return {
+  name = "shade", version = "2.0.0",
+  setup = function(api) api.traits.define { name = "Shade", default = "light" } end,
+}
+LUA
+run "$TL" --plugin-path plugs --plugin shade -e 'print(traits.collection {}.shade, plugins.list()[1].version)'
+expect "--plugin NAME with --plugin-path" '[ $RC -eq 0 ] && [ "$OUT" = "light	2.0.0" ]'
+run "$TL" --plugin plugs/shade.lua -e 'print(plugins.list()[1].name)'
+expect "--plugin PATH" '[ $RC -eq 0 ] && [ "$OUT" = shade ]'
+run "$TL" --plugin-path plugs --plugin nosuch
+expect "--plugin of a missing plugin: exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"nosuch"*"not found"* ]]'
+
+# ---------------------------------------------------------------- --timeout
+run "$TL" --timeout 1 -e 'while true do end'
+expect "--timeout stops a busy loop: exit 1 in time" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+run "$TL" --timeout 1 -e 'while true do pcall(function() while true do end end) end'
+expect "--timeout cannot be swallowed by pcall" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+cat > busyhandler.lua <<'LUA'
+local scene = ui.WindowScene {}
+local window = ui.Window { windowScene = scene }
+window.rootViewController = ui.ViewController {}
+window.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function()
+  while true do end
+end)
+ui.update()
+scene.traitOverrides.userInterfaceStyle = "dark"
+ui.update()
+LUA
+run "$TL" --timeout 1 busyhandler.lua
+expect "--timeout stops a busy trait-change handler" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+run "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
+expect "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
+run "$TL" --timeout 5 -e 'print("quick")'
+expect "--timeout does not disturb a quick script" '[ $RC -eq 0 ] && [ "$OUT" = quick ] && (( $(echo "$SECS < 2" | bc) ))'
+
+# ---------------------------------------------------------------- --memory-limit
+run "$TL" --memory-limit 16M -e 'local t = {} for i = 1, 1e9 do t[i] = { i } end'
+expect "--memory-limit: not enough memory, exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"not enough memory"* ]]'
+run "$TL" --memory-limit 16M -e 'local s = "x" while true do s = s .. s end'
+expect "--memory-limit on a growing string" '[ $RC -eq 1 ] && [[ $ERR == *"not enough memory"* ]]'
+run "$TL" --memory-limit 16M -e 'print(pcall(function() local t = {} for i = 1, 1e9 do t[i] = { i } end end))' -e 'collectgarbage() print("alive")'
+expect "--memory-limit: a caught memory error leaves the state usable" '[ $RC -eq 0 ] && [[ $OUT == *"not enough memory"* ]] && [[ $OUT == *alive* ]]'
+run "$TL" --memory-limit 64M -e 'local t = {} for i = 1, 1000 do t[i] = { i } end print("fits")'
+expect "--memory-limit does not disturb a small script" '[ $RC -eq 0 ] && [ "$OUT" = fits ]'
+
+# ---------------------------------------------------------------- --sandbox
+run "$TL" --sandbox -e 'print(io == nil, os.execute == nil, os.remove == nil, dofile == nil, loadfile == nil, package.loadlib == nil)'
+expect "--sandbox hides io, os.execute, dofile, loadfile, loadlib" '[ $RC -eq 0 ] && [ "$OUT" = "true	true	true	true	true	true" ]'
+run "$TL" --sandbox -e 'print(type(os.time()), type(os.clock()), type(os.date()), ui ~= nil, traits ~= nil)'
+expect "--sandbox keeps os.time/clock/date and the engine" '[ $RC -eq 0 ] && [ "$OUT" = "number	number	string	true	true" ]'
+run "$TL" --sandbox -e 'print(load(string.dump and string.dump(print) or "\27Lua"))'
+expect "--sandbox refuses binary chunks" '[ $RC -eq 0 ] && [[ $OUT == nil* ]]'
+printf '\033LuaT' > binary.luac
+run "$TL" --sandbox binary.luac
+expect "--sandbox refuses a binary script" '[ $RC -eq 1 ] && [[ $ERR == *"binary"* ]]'
+
+# ---------------------------------------------------------------- module-path
+run "$TL" module-path
+dir=$OUT
+expect "module-path prints a folder holding traitlab.so" '[ $RC -eq 0 ] && [[ $dir == /* ]] && [ -e "$dir/traitlab.so" ]'
+run "$TL" module-path
+expect "module-path is idempotent" '[ $RC -eq 0 ] && [ "$OUT" = "$dir" ]'
+if [ -e "$dir/traitlab.so" ] && nm -D "$dir/traitlab.so" 2>/dev/null | grep -q ' T luaopen_traitlab'; then
+  run env LUA_CPATH="$dir/?.so;;" lua5.4 -e 'local t = require "traitlab"; assert(t.traits and t.ui); print("loaded")'
+  expect "lua5.4 loads traitlab.so from module-path" '[ $RC -eq 0 ] && [ "$OUT" = loaded ]'
+else
+  echo "SKIP lua5.4 require \"traitlab\": luaopen_traitlab is not exported by $dir/traitlab.so yet"
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
