@@ -135,6 +135,16 @@ describe("SwiftUI views", function()
     assert.are.equal("standard", v.environment.myAppTheme)
   end)
 
+  it("see their own and their ancestors' modifiers until they are hosted", function()
+    local leaf = swiftui.View { name = "leaf" }
+    local top = swiftui.View { name = "top", content = { leaf } }
+    top:environment("accent", "red")
+    leaf:environment("colorScheme", "dark")
+    assert.are.equal("red", leaf.environment.accent)
+    assert.are.equal("dark", leaf.environment.colorScheme)
+    assert.are.equal("light", top.environment.colorScheme)
+  end)
+
   it("check what they are made of", function()
     assert.error_matches(function() swiftui.View { body = "blue" } end, "body must be a function")
     assert.error_matches(function() swiftui.View { content = { 1 } } end, "content item 1 must be a SwiftUI view")
@@ -221,6 +231,31 @@ describe("SwiftUI views", function()
   end)
 end)
 
+describe("body errors", function()
+  it("propagate from ui.update with a traceback, and the next update finishes the others", function()
+    local fail = true
+    local broken = swiftui.View { name = "broken", body = function(env)
+      if fail and env.myAppTheme == "bold" then error("no bold here") end
+      return env.myAppTheme
+    end }
+    local after = reader("after", "myAppTheme")
+    local scene = hosted(swiftui.View { content = { broken, after } })
+    scene.traitOverrides.myAppTheme = "bold"
+    local ok, err = pcall(ui.update)
+    assert.is_false(ok)
+    assert.matches("no bold here", err)
+    assert.matches("traceback", err)
+    assert.are.equal("standard", after.rendered)
+    ui.update()
+    assert.are.equal("bold", after.rendered)
+    assert.are.equal(2, broken.bodyCount)                 -- the failed run is not repeated
+    fail = false
+    scene.traitOverrides.myAppTheme = "pastel"
+    ui.update()
+    assert.are.equal("pastel", broken.rendered)
+  end)
+end)
+
 describe("environment modifiers", function()
   it("apply to the view and its content, nearest last", function()
     local leaf = reader("leaf", "accent")
@@ -296,6 +331,23 @@ describe("hosting", function()
     view.contentConfiguration = nil
     assert.is_nil(view.contentConfiguration)
     assert.is_false(first.isHosted)
+  end)
+
+  it("in a subclass of ui.HostingController", function()
+    local Host = ui.HostingController:subclass("SettingsHost", {
+      viewDidLoad = function(self) self.loaded = true end,
+    })
+    local cell = reader("cell", "myAppTheme")
+    local _, host = hosting_controller(cell)
+    local custom = Host { rootView = swiftui.View {} }
+    local window = ui.Window { windowScene = ui.WindowScene {} }
+    window.rootViewController = custom
+    ui.update()
+    assert.is_true(custom.loaded)
+    assert.matches("SettingsHost", tostring(custom))
+    assert.is_true(custom.rootView.isHosted)
+    assert.are.equal("standard", cell.rendered)
+    assert.are.equal(cell, host.rootView)
   end)
 
   it("host a view in one place at a time", function()
@@ -630,6 +682,40 @@ describe("the update order", function()
     scene.traitOverrides.myAppTheme = "monochrome"
     ui.update()
     assert.are.equal("bold", inner.rendered)
+  end)
+end)
+
+describe("plugins", function()
+  it("define keys and bridges again when they reload", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir -p " .. dir))
+    local function write(theme)
+      local f = assert(io.open(dir .. "/looks.lua", "w"))
+      f:write(([[
+return {
+  name = "looks", version = "1.0.0",
+  setup = function(api)
+    local key = api.swiftui.EnvironmentKey { name = "looks", default = %q }
+    api.swiftui.bridge(key, { read = function(tc) return tc.myAppTheme .. "!" end, write = function() end })
+  end,
+}]]):format(theme))
+      f:close()
+    end
+    write("plain")
+    plugins.addPath(dir)
+    plugins.load("looks")
+    local cell = reader("cell", "looks")
+    local scene = hosted(cell)
+    assert.are.equal("standard!", cell.rendered)
+    write("fancy")
+    plugins.reload("looks")
+    assert.are.equal("fancy", swiftui.View {}.environment.looks)   -- the new default
+    scene.traitOverrides.myAppTheme = "bold"
+    ui.update()
+    assert.are.equal("bold!", cell.rendered)
+    os.remove(dir .. "/looks.lua")
+    os.remove(dir)
   end)
 end)
 

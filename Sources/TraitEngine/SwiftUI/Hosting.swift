@@ -110,7 +110,7 @@ final class SwiftUIHost: HostedContent {
         do {
             for (v, env) in plan {
                 let previous = v.environment
-                v.environment = env
+                v.hostedEnvironment = env
                 if let rep = v as? Representable {
                     try rep.render(in: view, controller: controller, previous: previous, overrides: nextOverrides.next() ?? [])
                 } else if !v.hasAppeared || v.dependencies.contains(where: { previous.value($0) != env.value($0) }) {

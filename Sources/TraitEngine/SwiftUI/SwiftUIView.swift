@@ -23,9 +23,12 @@ open class SwiftUIView: CustomStringConvertible {
     public private(set) var rendered: Any?
     /// How many times the body ran.
     public private(set) var bodyCount = 0
-    /// The environment as the view sees it, as of the last update that reached
-    /// it (all defaults before it is hosted).
-    public internal(set) var environment: EnvironmentValues = .empty
+    /// The environment as the view sees it: as of the last update that reached
+    /// it while hosted; until then, the defaults with the modifiers of the view
+    /// and its ancestors.
+    public var environment: EnvironmentValues { hasAppeared ? hostedEnvironment : modifiedDefaults }
+    /// What the host gave the view at the last update that reached it.
+    var hostedEnvironment: EnvironmentValues = .empty
     /// The keys the body read the last time it ran.
     public private(set) var dependencies: [EnvironmentKeyDefinition] = []
     /// The view whose content this view is.
@@ -75,6 +78,10 @@ open class SwiftUIView: CustomStringConvertible {
         return v
     }
 
+    private var modifiedDefaults: EnvironmentValues {
+        (parent?.modifiedDefaults ?? .empty).applying(modifiers)
+    }
+
     /// Whether the view is in a host (a hosting controller or a hosting configuration).
     public var isHosted: Bool { rootAncestor.hosting != nil }
 
@@ -104,14 +111,14 @@ open class SwiftUIView: CustomStringConvertible {
     func runBody() throws {
         guard let body else { return }
         bodyCount += 1
-        let tracker = EnvironmentReadTracker(values: environment)
+        let tracker = EnvironmentReadTracker(values: hostedEnvironment)
         let outer = EnvironmentValues.tracker
         EnvironmentValues.tracker = tracker
         defer {
             EnvironmentValues.tracker = outer
             dependencies = tracker.read
         }
-        rendered = try body(environment)
+        rendered = try body(hostedEnvironment)
     }
 }
 
@@ -177,7 +184,7 @@ public final class Representable: SwiftUIView {
     /// up to date with a changed environment.
     func render(in hostView: View, controller: ViewController?, previous: EnvironmentValues,
                 overrides: [TraitCollection.Entry]) throws {
-        let context = RepresentableContext(environment: environment)
+        let context = RepresentableContext(environment: hostedEnvironment)
         guard hasAppeared else {
             hasAppeared = true
             let made = try make(context)
@@ -189,7 +196,7 @@ public final class Representable: SwiftUIView {
         }
         guard let root else { return }
         try apply(overrides)
-        if environment != previous { try update?(root, context) }
+        if hostedEnvironment != previous { try update?(root, context) }
     }
 
     /// Puts `made` into the host's view: a view controller as a child of the
