@@ -39,6 +39,10 @@ check "08_feature_flag (second run)" 'restored from .*: newCheckoutEnabled = tru
 rm -f "$flags"
 run examples/09_override_placement.lua
 check 09_override_placement 'window scene: +visited +[0-9]+ environments, +1054 collections changed' 'nearest ancestor: +visited +[0-9]+ environments, +21 collections changed'
+run examples/swiftui_cell.lua
+check swiftui_cell 'before ui.update\(\): CellView 1 rendered nil \(body ran 0 times\)' 'first update: +CellView 1 rendered blue \(body ran 1 time\)' 'cell 1: myAppTheme = monochrome' 'CellView 1 environment.myAppTheme = monochrome' 'SwiftUI: CellView 1 rendered gray \(body ran 2 times\)' 'CellView 2 rendered blue .*; CellView 1 rendered gray' 'sees colorScheme = dark, but its body never read it: CellView 1 rendered gray \(body ran 2 times\)'
+run examples/swiftui_settings.lua
+check swiftui_settings 'makeViewController, context.environment.myAppTheme = standard' 'viewIsAppearing sees myAppTheme = standard' 'window scene myAppTheme = pastel' 'SettingsViewController.traitCollection.myAppTheme = standard' 'theme changed standard -> bold' 'SettingsViewController.traitCollection.myAppTheme = bold' 'unbridged key accent: Settings sees red' 'userInterfaceStyle = dark \(window: light\)'
 for f in examples/*.lua; do
   case "$f" in examples/0[1-9]_*|examples/tour.lua) continue;; esac
   run "$f"; check "$(basename "$f" .lua) (runs)" '.'
