@@ -635,6 +635,14 @@ describe("representables", function()
     local wrong = swiftui.ViewRepresentable { makeView = function() return ui.ViewController {} end }
     window.rootViewController = ui.HostingController { rootView = wrong }
     assert.error_matches(function() ui.update() end, "makeView of ViewRepresentable must return a view")
+    local taken = ui.ViewController { name = "taken" }
+    local owner = ui.ViewController { name = "owner" }
+    owner:addChild(taken)
+    local greedy = swiftui.ViewControllerRepresentable { makeViewController = function() return taken end }
+    window.rootViewController = ui.HostingController { rootView = greedy }
+    assert.error_matches(function() ui.update() end, "returned ViewController \"taken\", which is already a child of")
+    assert.is_nil(greedy.viewController)
+    assert.are.equal(owner, taken.parent)
     assert.error_matches(function() swiftui.ViewRepresentable { makeViewController = function() end } end,
       "unknown field 'makeViewController'")
     assert.error_matches(function() swiftui.ViewControllerRepresentable {} end, "needs a 'makeViewController' function")
