@@ -47,9 +47,12 @@ private func attemptCompletion(_ text: UnsafePointer<CChar>?, _ start: Int32, _ 
         rl_completion_append_character = Int32(close.value)
     }
     let list = result.matches.count == 1 ? result.matches : [commonPrefix(result.matches)] + result.matches
-    let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: list.count + 1)
+    // libedit tests `matches[2]` to tell a single match, even when
+    // `matches[1]` is already the terminator: pad with two NULLs.
+    let array = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: list.count + 2)
     for (i, s) in list.enumerated() { array[i] = strdup(s) }
     array[list.count] = nil
+    array[list.count + 1] = nil
     return array
 }
 

@@ -46,10 +46,12 @@ local function safe_tostring(v)
   return "<" .. type(v) .. ": __tostring failed: " .. tostring(s) .. ">"
 end
 
--- Tables with __tostring (trait collections, classes) print like objects.
+-- Tables with __tostring or a protected metatable (trait collections,
+-- classes) print like objects.
 local function has_tostring(v)
   local mt = getmetatable(v)
-  return type(mt) == "table" and rawget(mt, "__tostring") ~= nil
+  if mt == nil then return false end
+  return type(mt) ~= "table" or rawget(mt, "__tostring") ~= nil
 end
 
 local function scalar(v)

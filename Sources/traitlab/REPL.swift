@@ -135,7 +135,9 @@ final class REPL {
     /// Runs the compiled chunk and prints what it returns.
     private func evaluate(_ loadStatus: Int32) {
         var status = loadStatus
+        let interrupts = interruptsSeen
         if status == LUA_OK { status = interpreter.docall(0, LUA_MULTRET) }
+        if interruptsSeen != interrupts && isatty(1) != 0 { writeOut("\n") }
         if status == LUA_OK {
             printResults()
         } else {

@@ -12,8 +12,13 @@ import CLuaShim
 /// The state a SIGINT interrupts. Set before the handler is installed.
 nonisolated(unsafe) private var interruptibleState: OpaquePointer?
 
+/// How many Ctrl-Cs the handler has seen, so the REPL can end the line the
+/// terminal echoed "^C" on before it reports "interrupted!".
+nonisolated(unsafe) private(set) var interruptsSeen: sig_atomic_t = 0
+
 private func onInterrupt(_ signal: Int32) {
     Glibc.signal(signal, SIG_DFL)
+    interruptsSeen += 1
     if let L = interruptibleState { tl_interrupt(L, 2) }
 }
 
