@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Drives traitlab's REPL through tmux as a person would: type, then read the
+# screen. Covers results, multi-line input, errors, Ctrl-C (running code and
+# at the prompt), tab completion, history across two sessions, :tree, :quit.
+#
+# usage: Tests/cli/repl_test.sh path/to/traitlab
+# Builds nothing. The last line is "N passed, N failed"; exit status 1 on any failure.
+set -u
+
+TL=${1:?usage: repl_test.sh path/to/traitlab}
+case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
+[ -x "$TL" ] || { echo "not executable: $TL"; echo "0 passed, 1 failed"; exit 1; }
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; echo "0 passed, 0 failed"; exit 0; }
+
+tmp=$(mktemp -d)
+sock="$tmp/tmux.sock"
+tmux_() { tmux -S "$sock" "$@"; }
+trap 'tmux_ kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# A private home, so the history file is the test's own.
+export HOME="$tmp/home" XDG_STATE_HOME="$tmp/state"
+mkdir -p "$HOME"
+unset NO_COLOR LUA_INIT LUA_INIT_5_4 TRAITLAB_PLUGIN_PATH
+history_file="$XDG_STATE_HOME/traitlab/history"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() {
+  failed=$((failed + 1)); echo "FAIL $1"
+  echo "     --- screen ---"; screen | sed -e '/^$/d' -e 's/^/     /' | tail -n 15
+}
+
+screen() { tmux_ capture-pane -p -S -300 -t repl 2>/dev/null; }
+# wait_for TEXT [SECONDS] [GREP FLAGS]: polls the screen until TEXT (a fixed
+# string) shows; with -x, until a whole line is TEXT.
+wait_for() {
+  local tries=$(( ${2:-5} * 20 ))
+  while [ "$tries" -gt 0 ]; do
+    screen | grep -qF ${3:-} -- "$1" && return 0
+    sleep 0.05
+    tries=$((tries - 1))
+  done
+  return 1
+}
+# check NAME TEXT [SECONDS]: passes when TEXT shows on the screen in time.
+check() { if wait_for "$2" "${3:-5}"; then pass "$1"; else fail "$1 (waiting for: $2)"; fi; }
+# check_line NAME LINE [SECONDS]: passes when a whole screen line is LINE.
+check_line() { if wait_for "$2" "${3:-5}" -x; then pass "$1"; else fail "$1 (waiting for the line: $2)"; fi; }
+type_line() { tmux_ send-keys -t repl -l -- "$1"; tmux_ send-keys -t repl Enter; }
+
+start_session() {
+  tmux_ kill-session -t repl 2>/dev/null
+  tmux_ new-session -d -s repl -x 160 -y 50 "$TL; echo \"EXITED \$?\"; sleep 60"
+  wait_for "Type :help" 10
+}
+
+# ---------------------------------------------------------------- session 1
+start_session
+check "banner names TraitLab and Lua 5.4" "Lua 5.4" 1
+
+type_line '6 * 7'
+check_line "an expression prints its value" '42' 2
+
+type_line 'function double(x)'
+check_line "an incomplete chunk continues on a '>>' line" '>>' 2
+type_line 'return x * 2'
+type_line 'end'
+type_line 'double(50)'
+check_line "the multi-line function works" '100' 2
+
+type_line '=double(1000)'
+check_line "=expr prints" '2000' 2
+
+type_line 't = { name = "card", size = { w = 10, h = 20 } }; t.self = t'
+type_line 't'
+check "tables print nested, with a cycle marker" 'size = { h = 20, w = 10 }' 2
+check "...the cycle marker" 'self = <cycle: table:' 1
+
+type_line 'error("oops")'
+check "an error prints its message" 'stdin:1: oops' 2
+type_line '"still " .. "alive"'
+check_line "the REPL goes on after an error" '"still alive"' 2
+
+type_line 'while true do end'
+sleep 0.5
+tmux_ send-keys -t repl C-c
+check "Ctrl-C interrupts running code" 'interrupted!' 3
+type_line '40 + 4'
+check_line "...and the REPL goes on" '44' 2
+
+tmux_ send-keys -t repl -l 'this is not lua'
+tmux_ send-keys -t repl C-c
+type_line '300 + 33'
+check_line "Ctrl-C at the prompt clears the line" '333' 2
+if screen | grep -q 'this is not lua300'; then fail "Ctrl-C at the prompt left the text"; fi
+
+tmux_ send-keys -t repl -l 'ui.Vi'
+tmux_ send-keys -t repl Tab
+if wait_for '> ui.View' 2; then pass "Tab completes ui.Vi to ui.View"; else fail "Tab completes ui.Vi to ui.View"; fi
+tmux_ send-keys -t repl Tab
+check "a second Tab lists ui.View and ui.ViewController" 'ui.ViewController' 2
+tmux_ send-keys -t repl C-c
+
+type_line 'scene = ui.WindowScene {}; window = ui.Window { windowScene = scene }; root = ui.ViewController { name = "root" }; window.rootViewController = root'
+tmux_ send-keys -t repl -l 'root.traitOverrides.userInterfaceStyle = "da'
+tmux_ send-keys -t repl Tab
+if wait_for 'userInterfaceStyle = "dark"' 2; then pass "Tab completes an enum case inside a string"; else fail "Tab completes an enum case inside a string"; fi
+tmux_ send-keys -t repl Enter
+type_line 'root.view.traitCollection.userInterfaceStyle'
+check_line "ui.update() runs after each input" '"dark"' 2
+
+tmux_ send-keys -t repl -l 'root:addCh'
+tmux_ send-keys -t repl Tab
+if wait_for '> root:addChild' 2; then pass "Tab completes methods of an environment"; else fail "Tab completes methods of an environment"; fi
+tmux_ send-keys -t repl C-c
+
+type_line ':tree'
+check ":tree shows the connected scenes" 'ViewController "root"' 2
+type_line ':why root.view userInterfaceStyle'
+check ":why names the override that set a value" 'override on ViewController "root"' 2
+type_line ':traits root'
+check ":traits lists every trait with its source" 'own override' 2
+
+type_line 'history_marker = 4242'
+type_line ':quit'
+check ":quit leaves the REPL with status 0" 'EXITED 0' 3
+if [ -s "$history_file" ] && grep -qF 'history_marker = 4242' "$history_file"; then
+  pass "history is written to \$XDG_STATE_HOME/traitlab/history"
+else
+  fail "history is written to \$XDG_STATE_HOME/traitlab/history"
+fi
+
+# ---------------------------------------------------------------- session 2
+start_session
+tmux_ send-keys -t repl Up
+tmux_ send-keys -t repl Up
+if wait_for '> history_marker = 4242' 2; then pass "Up recalls a line from the previous session"; else fail "Up recalls a line from the previous session"; fi
+tmux_ send-keys -t repl Enter
+type_line 'history_marker + 1'
+check_line "...and the recalled line runs" '4243' 2
+tmux_ send-keys -t repl C-d
+check "Ctrl-D exits with status 0" 'EXITED 0' 3
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
