@@ -256,6 +256,50 @@ describe("body errors", function()
   end)
 end)
 
+describe("re-entrant work", function()
+  it("lets a body replace what its host shows", function()
+    local _, _, root = window_with_root()
+    local cell = ui.View { name = "cell" }
+    root.view:addSubview(cell)
+    local replacement = reader("replacement", "myAppTheme")
+    local sibling = reader("sibling", "myAppTheme")
+    local first = swiftui.View { name = "first", body = function()
+      cell.contentConfiguration = swiftui.HostingConfiguration(replacement)
+      return "replaced"
+    end }
+    cell.contentConfiguration = swiftui.HostingConfiguration(swiftui.View { content = { first, sibling } })
+    ui.update()
+    assert.are.equal("replaced", first.rendered)
+    assert.are.equal(0, sibling.bodyCount)
+    assert.are.equal("standard", replacement.rendered)
+  end)
+
+  it("lets a body update its host's traits at once", function()
+    local scene, _, root = window_with_root()
+    local cell = ui.View { name = "cell" }
+    root.view:addSubview(cell)
+    local eager = swiftui.View { name = "eager", body = function(env)
+      cell.traitOverrides.myAppTheme = env.myAppTheme == "bold" and "monochrome" or "pastel"
+      cell:updateTraitsIfNeeded()
+      return env.myAppTheme
+    end }
+    cell.contentConfiguration = swiftui.HostingConfiguration(eager)
+    ui.update()
+    assert.are.same({ "pastel", 2 }, { eager.rendered, eager.bodyCount })  -- again in the same update
+    scene.traitOverrides.myAppTheme = "bold"
+    ui.update()
+    assert.are.equal("pastel", eager.rendered)
+    assert.are.equal("pastel", cell.traitCollection.myAppTheme)
+  end)
+
+  it("refuses content nested too deeply", function()
+    local v = swiftui.View {}
+    assert.error_matches(function()
+      for _ = 1, 2000 do v = swiftui.View { content = { v } } end
+    end, "nested more than 1000 views deep")
+  end)
+end)
+
 describe("environment modifiers", function()
   it("apply to the view and its content, nearest last", function()
     local leaf = reader("leaf", "accent")

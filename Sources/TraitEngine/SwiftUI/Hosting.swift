@@ -22,6 +22,9 @@ final class SwiftUIHost: HostedContent {
     /// The host's traits seen through the bridges: the root's parent environment.
     private var baseEnvironment: EnvironmentValues = .empty
     private var needsUpdate = false
+    /// A body or a representable brought this host up to date again from
+    /// inside its own update (through updateTraitsIfNeeded).
+    private var isUpdating = false
 
     /// Starts hosting in `view`. A view hosts one root at a time.
     func attach(to view: View) throws {
@@ -63,10 +66,13 @@ final class SwiftUIHost: HostedContent {
     }
 
     /// A view that leaves its host is shown afresh if it is hosted again.
-    private static func unmount(_ v: SwiftUIView) {
-        v.hasAppeared = false
-        (v as? Representable)?.removeRoot()
-        for c in v.content { unmount(c) }
+    private static func unmount(_ root: SwiftUIView) {
+        var stack = [root]
+        while let v = stack.popLast() {
+            v.hasAppeared = false
+            (v as? Representable)?.removeRoot()
+            stack.append(contentsOf: v.content)
+        }
     }
 
     // MARK: The update
@@ -77,6 +83,14 @@ final class SwiftUIHost: HostedContent {
     /// overrides, which the world applies when it visits the host's children.
     func hostTraitsDidUpdate() throws {
         guard let view, let root = rootView else { return }
+        if isUpdating {
+            // Finished by the update that is running, in its next pass.
+            needsUpdate = true
+            view.setNeedsTraitUpdate()
+            return
+        }
+        isUpdating = true
+        defer { isUpdating = false }
         let registry = view.world.environmentKeys
         let traits = view.traitCollection
         let traitsChanged = traits !== baseTraits || registry.generation != baseGeneration
@@ -109,6 +123,8 @@ final class SwiftUIHost: HostedContent {
         var nextOverrides = overrides.makeIterator()
         do {
             for (v, env) in plan {
+                // A body or representable replaced what this host shows: the rest is gone.
+                guard rootView === root, self.view === view else { break }
                 let previous = v.environment
                 v.hostedEnvironment = env
                 if let rep = v as? Representable {
@@ -127,11 +143,14 @@ final class SwiftUIHost: HostedContent {
     }
 
     /// Each view with its environment, parents before children.
-    private static func collect(_ v: SwiftUIView, parentEnvironment: EnvironmentValues,
+    private static func collect(_ root: SwiftUIView, parentEnvironment: EnvironmentValues,
                                 into plan: inout [(view: SwiftUIView, environment: EnvironmentValues)]) {
-        let env = parentEnvironment.applying(v.modifiers)
-        plan.append((v, env))
-        for c in v.content { collect(c, parentEnvironment: env, into: &plan) }
+        var stack = [(root, parentEnvironment)]
+        while let (v, inherited) = stack.popLast() {
+            let env = inherited.applying(v.modifiers)
+            plan.append((v, env))
+            stack.append(contentsOf: v.content.reversed().map { ($0, env) })
+        }
     }
 
     /// The controller whose view is `view` or one of its superviews: the parent

@@ -35,6 +35,11 @@ open class SwiftUIView: CustomStringConvertible {
     public private(set) weak var parent: SwiftUIView?
     /// The host of this view when it is a hosted root.
     weak var hosting: SwiftUIHost?
+    /// Levels of content below this view (0 without content).
+    let depth: Int
+    /// How deep content may nest: far beyond real view trees, and shallow
+    /// enough that walking and releasing a tree never exhausts the stack.
+    public static let maximumDepth = 1000
     /// Whether the view was shown since it was (re)hosted: its body ran or,
     /// for a representable, its UIKit content was made.
     var hasAppeared = false
@@ -46,8 +51,13 @@ open class SwiftUIView: CustomStringConvertible {
             if let reason = c.unavailableReason { throw TraitError("content item \(i + 1) (\(c)) \(reason)") }
             if content[..<i].contains(where: { $0 === c }) { throw TraitError("content item \(i + 1) (\(c)) appears twice") }
         }
+        let depth = 1 + (content.map(\.depth).max() ?? -1)
+        if depth > SwiftUIView.maximumDepth {
+            throw TraitError("content is nested more than \(SwiftUIView.maximumDepth) views deep")
+        }
         self.name = name
         self.content = content
+        self.depth = depth
         self.body = body
         for c in content { c.parent = self }
     }
@@ -56,6 +66,7 @@ open class SwiftUIView: CustomStringConvertible {
     init(leafNamed name: String?) {
         self.name = name
         self.content = []
+        self.depth = 0
     }
 
     /// The class name shown in descriptions.
@@ -79,7 +90,9 @@ open class SwiftUIView: CustomStringConvertible {
     }
 
     private var modifiedDefaults: EnvironmentValues {
-        (parent?.modifiedDefaults ?? .empty).applying(modifiers)
+        var chain: [SwiftUIView] = [self]
+        while let p = chain[chain.count - 1].parent { chain.append(p) }
+        return chain.reversed().reduce(EnvironmentValues.empty) { $0.applying($1.modifiers) }
     }
 
     /// Whether the view is in a host (a hosting controller or a hosting configuration).
