@@ -214,8 +214,10 @@ extension LuaHost {
                                                isOptional: isOptional)
         key.owner = plugins.loading
         let registry = world.environmentKeys
-        if let existing = registry.key(named: name), plugins.reloading != nil, existing.owner != nil, existing.owner == key.owner {
-            // A plugin reload defines its key again: same object, new contents, bridged again by the reload.
+        if let existing = registry.key(named: name), let owner = key.owner, existing.owner == owner,
+           plugins.reloading != nil || plugins.plugins[owner] == nil {
+            // A plugin reload (or a new attempt after a failed load) defines its key
+            // again: same object, new contents, bridged again by the setup.
             registry.redefine(existing, like: key)
             push(existing)
             L.pushNil(); setUserValueField(-2, "read")

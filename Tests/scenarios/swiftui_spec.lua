@@ -769,6 +769,35 @@ return {
     os.remove(dir .. "/looks.lua")
     os.remove(dir)
   end)
+
+  it("define keys again when a failed load is tried again", function()
+    local dir = os.tmpname()
+    os.remove(dir)
+    assert(os.execute("mkdir -p " .. dir))
+    local function write(fail)
+      local f = assert(io.open(dir .. "/shaky.lua", "w"))
+      f:write(([[
+return {
+  name = "shaky", version = "1.0.0",
+  setup = function(api)
+    local key = api.swiftui.EnvironmentKey { name = "shaky", default = 1 }
+    api.swiftui.bridge(key, { read = function() return 2 end, write = function() end })
+    if %s then error("setup failed") end
+  end,
+}]]):format(tostring(fail)))
+      f:close()
+    end
+    write(true)
+    plugins.addPath(dir)
+    assert.error_matches(function() plugins.load("shaky") end, "setup failed")
+    write(false)
+    plugins.load("shaky")
+    local cell = reader("cell", "shaky")
+    hosted(cell)
+    assert.are.equal(2, cell.rendered)
+    os.remove(dir .. "/shaky.lua")
+    os.remove(dir)
+  end)
 end)
 
 describe("memory", function()
