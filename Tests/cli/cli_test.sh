@@ -255,6 +255,8 @@ ui.update()
 LUA
 run "$TL" --timeout 1 busyhandler.lua
 expect "--timeout stops a busy trait-change handler" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+run "$TL" --timeout 1 -e 'coroutine.wrap(function() while true do end end)()'
+expect "--timeout stops a loop inside a coroutine (hard stop)" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
 run "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
 expect "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
 run "$TL" --timeout 5 -e 'print("quick")'
