@@ -14,7 +14,7 @@ import CLuaShim
 /// The chunk returns `render(color, ...)`, which returns one string for
 /// all the values, separated by tabs as `print` does.
 private let prettyPrinterSource = #"""
-local type, tostring, rawget, next, select, getmetatable, pcall = type, tostring, rawget, next, select, getmetatable, pcall
+local type, tostring, rawget, next, select, getmetatable, pcall, ipairs = type, tostring, rawget, next, select, getmetatable, pcall, ipairs
 local mtype, concat, sort, format = math.type, table.concat, table.sort, string.format
 
 local keywords = {}
