@@ -46,6 +46,13 @@ let package = Package(
             name: "TraitLabModule",
             dependencies: ["TraitLabLua", "CTraitLabModule"]
         ),
+        // Prints figures against the performance targets (docs/performance.md).
+        .executableTarget(
+            name: "traitlab-bench",
+            dependencies: ["TraitEngine", "TraitLabLua"],
+            path: "Benchmarks/traitlab-bench",
+            linkerSettings: [.linkedLibrary("lua5.4")]
+        ),
         .testTarget(
             name: "TraitEngineTests",
             dependencies: ["TraitEngine"]

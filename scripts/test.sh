@@ -53,6 +53,7 @@ for t in Tests/cli/*_test.sh; do
   [ -f "$t" ] && suite "$(basename "$t" .sh)" bash "$t" "$TRAITLAB"
 done
 suite "examples" bash Tests/examples_test.sh "$TRAITLAB"
+suite "benchmark (quick)" "$bin/traitlab-bench" --quick --no-targets
 
 echo
 if [ ${#failed_suites[@]} -gt 0 ]; then echo "failed suites: ${failed_suites[*]}"; fi

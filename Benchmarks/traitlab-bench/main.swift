@@ -1,0 +1,250 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TraitEngine
+
+// traitlab-bench: the figures behind the performance targets of issue 8, as a
+// table, each comparison measured side by side in one run. It reads in the
+// order a run happens: options, the cases (propagation, dispatch, Lua bridge,
+// host, memory), the figures, the targets, the checks.
+//
+//   traitlab-bench                   full mode: 10k, 100k and 1M views (release build)
+//   traitlab-bench --quick           seconds: small trees, few iterations
+//   traitlab-bench --no-targets      figures and checks, timing targets not judged (debug CI)
+//   traitlab-bench --case NAME --views N [--iterations K]
+//                                    one case alone (root-change, leaf-change,
+//                                    idle-update, memory), for callgrind
+//
+// Checks (handler counts, values read, processes succeeding) decide the exit
+// status and the last line, "N passed, N failed"; targets are figures and
+// never fail the run.
+
+struct Options {
+    var quick = false
+    var judgeTargets = true
+    var singleCase: String?
+    var views = 100_000
+    var iterations = 1
+
+    /// Tree sizes, iteration counts and loop lengths for each mode.
+    var sizes: [Int] { quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000] }
+    var dispatchViews: Int { quick ? 1_000 : 100_000 }
+    var memoryViews: Int { quick ? 10_000 : 1_000_000 }
+    func iterations(for views: Int) -> Int { quick ? 3 : (views >= 1_000_000 ? 5 : 11) }
+    var luaReads: Int { quick ? 100_000 : 20_000_000 }
+    var luaRepeats: Int { quick ? 1 : 5 }
+    var startRuns: Int { quick ? 3 : 31 }
+    var workRuns: Int { quick ? 1 : 5 }
+    var workload: (fib: Int, size: Int) { quick ? (16, 5_000) : (30, 400_000) }
+}
+
+func parseOptions(_ args: [String]) -> Options {
+    var o = Options()
+    var i = 0
+    func value() -> String {
+        i += 1
+        guard i < args.count else { fail("\(args[i - 1]) needs a value") }
+        return args[i]
+    }
+    while i < args.count {
+        switch args[i] {
+        case "--quick": o.quick = true
+        case "--no-targets": o.judgeTargets = false
+        case "--case": o.singleCase = value()
+        case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
+        case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
+        case "-h", "--help":
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory --views N [--iterations K]")
+            exit(0)
+        default: fail("unknown option '\(args[i])'")
+        }
+        i += 1
+    }
+    return o
+}
+
+func fail(_ message: String) -> Never {
+    fputs("traitlab-bench: \(message)\n", stderr)
+    exit(2)
+}
+
+// MARK: - One case (callgrind, memory)
+
+/// `--case NAME`: prints one figure. The memory case runs in a process of its
+/// own, so its peak resident size is the tree's and nothing else's.
+func runCase(_ name: String, _ o: Options) -> Int32 {
+    do {
+        if name == "memory" {
+            print("memory \(fixed(try measureMemory(views: o.views), 1)) bytes/view")
+        } else {
+            let s = try runSingleCase(name, views: o.views, iterations: o.iterations)
+            print("\(name) views \(o.views) iterations \(o.iterations): \(duration(s)) per update, \(sig3(s / Double(o.views) * 1e9)) ns/view")
+        }
+        return 0
+    } catch {
+        fputs("traitlab-bench: \(error)\n", stderr)
+        return 1
+    }
+}
+
+/// Runs `--case memory` in a fresh child process and reads its figure.
+func memoryInChild(views: Int) -> (bytesPerView: Double?, error: String?) {
+    guard let r = runProcess([executablePath(), "--case", "memory", "--views", String(views)]) else {
+        return (nil, "cannot start \(executablePath())")
+    }
+    let words = r.output.split(whereSeparator: { $0 == " " || $0 == "\n" })
+    guard r.succeeded, words.count >= 2, words[0] == "memory", let b = Double(words[1]) else {
+        return (nil, "memory case failed: \(r.output)")
+    }
+    return (b, nil)
+}
+
+// MARK: - Report
+
+/// Targets are judged and printed; checks decide the exit status.
+struct Report {
+    let judge: Bool
+    var targetLines: [String] = []
+    var met = 0, missed = 0
+    var checkLines: [String] = []
+    var passed = 0, failed = 0
+
+    /// A target `figure ≤ limit`; `shown` is how the figure reads.
+    mutating func target(_ name: String, _ figure: Double?, limit: Double, shown: (Double) -> String) {
+        guard let figure, figure.isFinite else {
+            targetLines.append("  ----  \(pad(name, 52)) not measured")
+            return
+        }
+        let fraction = limit > 0 ? "  (\(fixed(figure / limit, 2)) of the limit)" : ""
+        let figures = "\(padLeft(shown(figure), 10))   limit \(shown(limit))\(fraction)"
+        guard judge else {
+            targetLines.append("  ----  \(pad(name, 52)) \(figures)")
+            return
+        }
+        let ok = figure <= limit
+        if ok { met += 1 } else { missed += 1 }
+        targetLines.append("  \(ok ? "PASS" : "MISS")  \(pad(name, 52)) \(figures)")
+    }
+
+    mutating func check(_ name: String, _ ok: Bool, _ detail: String = "") {
+        if ok { passed += 1 } else { failed += 1 }
+        checkLines.append("  \(ok ? "PASS" : "FAIL")  \(name)\(detail.isEmpty ? "" : ": " + detail)")
+    }
+}
+
+func row(_ label: String, _ cells: [String], width: Int = 14) -> String {
+    "  " + pad(label, 38) + cells.map { padLeft($0, width) }.joined()
+}
+
+/// A section title over its column headings.
+func header(_ title: String, _ columns: [String]) -> String {
+    "\n" + pad(title, 40) + columns.map { padLeft($0, 14) }.joined()
+}
+
+func runAll(_ o: Options) -> Int32 {
+    var report = Report(judge: o.judgeTargets)
+    print("TraitLab benchmarks: \(o.quick ? "quick" : "full") mode\(o.judgeTargets ? "" : ", targets not judged")")
+    print("machine: \(machineDescription())")
+    print("tree: screen > window scene > window > root view controller > root view > N views, up to 10 subviews each")
+    print("figures are medians of several runs; ratios compare figures from this run")
+
+    // Propagation.
+    var propagation: [PropagationFigures] = []
+    for n in o.sizes {
+        do {
+            propagation.append(try measurePropagation(views: n, iterations: o.iterations(for: n)))
+        } catch {
+            report.check("propagation at \(short(n)) views", false, "\(error)")
+        }
+    }
+    print(header("propagation", propagation.map { short($0.views) + " views" }))
+    print(row("override change at the window scene", propagation.map { duration($0.rootChange) }))
+    print(row("  per view", propagation.map { sig3($0.rootChange / Double($0.views) * 1e9) + " ns" }))
+    print(row("override change at one leaf", propagation.map { duration($0.leafChange) }))
+    print(row("  environments visited", propagation.map { String($0.leafChangeVisited) }))
+    print(row("  vs the change at the scene", propagation.map { fixed($0.leafChange / $0.rootChange * 100, 3) + "%" }))
+    print(row("update with nothing pending", propagation.map { duration($0.idleUpdate) }))
+    print(row("collections created: scene change", propagation.map { String($0.collectionsPerRootChange) }))
+    print(row("collections created: leaf change", propagation.map { String($0.collectionsPerLeafChange) }))
+    for p in propagation {
+        report.check("a change at the scene reaches the deepest leaf (\(short(p.views)) views)", p.rootReachedLeaf)
+        report.check("a change at a leaf updates that leaf only (\(short(p.views)) views)", p.leafChangedOnlyLeaf)
+    }
+
+    // Dispatch.
+    print("\ndispatch: \(short(o.dispatchViews)) views registered for one trait")
+    var dispatch: DispatchFigures?
+    do {
+        let d = try measureDispatch(views: o.dispatchViews)
+        dispatch = d
+        let perView = { (s: Double) in duration(s) + ", " + sig3(s / Double(d.views) * 1e9) + " ns/view" }
+        print(row("change to another trait", [perView(d.otherTraitSeconds), "handlers called \(d.otherTraitHandlers)"], width: 26))
+        print(row("change to the registered trait", [perView(d.registeredTraitSeconds), "handlers called \(d.registeredTraitHandlers)"], width: 26))
+        report.check("a change to another trait calls no handler", d.otherTraitHandlers == 0, "\(d.otherTraitHandlers) called")
+        report.check("a change to the registered trait calls each handler once", d.registeredTraitHandlers == d.views,
+                     "\(d.registeredTraitHandlers) of \(d.views) called")
+    } catch {
+        report.check("dispatch", false, "\(error)")
+    }
+
+    // Lua bridge.
+    let b = measureLuaBridge(reads: o.luaReads, repeats: o.luaRepeats)
+    print(header("Lua bridge: \(grouped(b.reads)) reads a loop", ["bridged", "plain table", "ratio"]))
+    print(row("collection.someTrait", [duration(b.collectionRead), duration(b.plainRead), ratio(b.collectionRead / b.plainRead)]))
+    print(row("view.traitCollection.someTrait", [duration(b.viewRead), duration(b.nestedPlainRead), ratio(b.viewRead / b.nestedPlainRead)]))
+    print(row("  (against one plain field read)", ["", duration(b.plainRead), ratio(b.viewRead / b.plainRead)]))
+    report.check("Lua reads of a trait return its value", b.valuesRead && b.error == nil, b.error ?? "")
+
+    // Host.
+    let h = measureHost(startRuns: o.startRuns, workRuns: o.workRuns, fib: o.workload.fib, size: o.workload.size)
+    print(header("host: \(o.startRuns) start-ups, \(o.workRuns) workloads", ["traitlab", "lua5.4", "ratio"]))
+    print(row("start-up, -e ''", [duration(h.startTraitlab), duration(h.startLua), ratio(h.startTraitlab / h.startLua)]))
+    print(row("pure-Lua workload", [duration(h.workTraitlab), duration(h.workLua), ratio(h.workTraitlab / h.workLua)]))
+    print(row("pure-Lua workload, --timeout 1000", [duration(h.workTraitlabTimeout), duration(h.workLua),
+                                                    ratio(h.workTraitlabTimeout / h.workLua)]))
+    report.check("traitlab and lua5.4 run -e '' and the workload", h.error == nil && h.runsSucceeded, h.error ?? "")
+    report.check("traitlab and lua5.4 compute the same workload result", h.error == nil && h.sameResults)
+
+    // Memory.
+    let m = memoryInChild(views: o.memoryViews)
+    var collectionsPerUpdate = "n/a"
+    if let p = propagation.last { collectionsPerUpdate = "\(p.collectionsPerRootChange) per scene change, \(p.collectionsPerLeafChange) per leaf change" }
+    print("\nmemory: \(short(o.memoryViews)) views, in a fresh process")
+    print(row("peak resident bytes per view", [m.bytesPerView.map { fixed($0, 1) } ?? "n/a"]))
+    print(row("collections allocated per update", [collectionsPerUpdate], width: 0))
+    report.check("memory case runs", m.error == nil, m.error ?? "")
+
+    // Targets, judged at the sizes the issue names (the largest sizes in quick mode).
+    let mid = propagation.count >= 2 ? propagation[propagation.count - 2] : propagation.last
+    let top = propagation.count >= 2 ? propagation.last : nil
+    let at = mid.map { " at \(short($0.views))" } ?? ""
+    report.target("root change per view\(at)", mid.map { $0.rootChange / Double($0.views) * 1e9 }, limit: 200) { sig3($0) + " ns" }
+    if let mid, let top {
+        let views = Double(top.views) / Double(mid.views)
+        report.target("\(short(top.views)) vs \(short(mid.views)) views: \(fixed(views, 0))× the views, time at most",
+                      top.rootChange / mid.rootChange, limit: views * 1.1) { ratio($0) }
+    }
+    report.target("leaf change vs root change\(at)", mid.map { $0.leafChange / $0.rootChange * 100 }, limit: 1) { fixed($0, 3) + "%" }
+    report.target("a change nobody registered for calls no handler", dispatch.map { Double($0.otherTraitHandlers) },
+                  limit: 0) { "\(Int($0)) calls" }
+    report.target("collection.someTrait vs a table field read", b.collectionRead / b.plainRead, limit: 4) { ratio($0) }
+    report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
+    report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 3) { ratio($0) }
+    report.target("pure-Lua work vs lua5.4", h.workTraitlab / h.workLua, limit: 1.05) { ratio($0) }
+    report.target("pure-Lua work with --timeout vs lua5.4", h.workTraitlabTimeout / h.workLua, limit: 1.05) { ratio($0) }
+    report.target("peak resident bytes per view at \(short(o.memoryViews))", m.bytesPerView, limit: 300) { fixed($0, 0) + " B" }
+    print("\ntargets\(o.quick && o.judgeTargets ? " (quick mode: judged at small sizes; the issue's sizes need the full mode)" : "")")
+    for line in report.targetLines { print(line) }
+    print("  instructions per view: scripts/bench-callgrind.sh")
+    if o.judgeTargets { print("  \(report.met) met, \(report.missed) missed") }
+
+    print("\nchecks")
+    for line in report.checkLines { print(line) }
+    print("\(report.passed) passed, \(report.failed) failed")
+    return report.failed == 0 ? 0 : 1
+}
+
+let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+setvbuf(stdout, nil, _IOLBF, 0)
+let status = options.singleCase.map { runCase($0, options) } ?? runAll(options)
+exit(status)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Instructions per view for the propagation cases, counted by callgrind, so
+# figures compare across noisy machines. Only the measured updates are
+# counted (callgrind collects inside traitlab-bench's measuredRegion), not
+# building the tree.
+#   scripts/bench-callgrind.sh [VIEWS...]     default: 10000 100000
+# TRAITLAB_BUILD_PATH picks the build folder (default .build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+command -v valgrind >/dev/null || { echo "bench-callgrind: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+build=(-c release --scratch-path "${TRAITLAB_BUILD_PATH:-.build}")
+swift build "${build[@]}" --product traitlab-bench
+bin="$(swift build "${build[@]}" --show-bin-path)"
+
+# Valgrind 3.19 cannot read the DWARF 5 that Swift emits: run a copy without
+# debug information (function names stay in the symbol table).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+objcopy --strip-debug "$bin/traitlab-bench" "$work/traitlab-bench"
+
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10000 100000)
+
+# Counts one case: prints "instructions-per-update instructions-per-view".
+count() {
+  local case=$1 views=$2 iterations=$3 out="$work/$1.$2"
+  valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredRegion*' \
+    --callgrind-out-file="$out" "$work/traitlab-bench" --case "$case" --views "$views" \
+    --iterations "$iterations" >"$out.log" 2>&1 || { cat "$out.log" >&2; exit 1; }
+  awk -v it="$iterations" -v views="$views" '/^totals:/ { printf "%.0f %.1f\n", $2 / it, $2 / it / views }' "$out"
+}
+
+printf '%-28s %10s %18s %16s\n' "case" "views" "instructions" "per view"
+root_per_view=""
+for views in "${sizes[@]}"; do
+  for spec in "root-change 2" "leaf-change 50" "idle-update 1000"; do
+    read -r case iterations <<<"$spec"
+    result=$(count "$case" "$views" "$iterations")
+    read -r per_update per_view <<<"$result"
+    printf '%-28s %10s %18s %16s\n' "$case" "$views" "$per_update" "$per_view"
+    if [ "$case" = root-change ] && [ "$views" = 100000 ]; then root_per_view=$per_view; fi
+  done
+done
+
+if [ -n "$root_per_view" ]; then
+  verdict=$(awk -v x="$root_per_view" 'BEGIN { print (x <= 1000 ? "PASS" : "MISS") }')
+  ratio=$(awk -v x="$root_per_view" 'BEGIN { printf "%.2f", x / 1000 }')
+  echo
+  echo "$verdict  root change at 100k views: $root_per_view instructions per view, limit 1000 ($ratio of the limit)"
+fi
