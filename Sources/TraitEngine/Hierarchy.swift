@@ -86,6 +86,7 @@ public final class WindowScene: TraitEnvironment {
             w.windowScene = nil
         }
         screen.detach(self)
+        Graveyard.bury(windows)
     }
 
     /// Disconnects the scene (the app releases it); its windows stop updating.
@@ -140,6 +141,7 @@ open class View: TraitEnvironment {
         for s in subviews {
             s.superview = nil
         }
+        Graveyard.bury(subviews)
     }
 
     override public var traitParent: TraitEnvironment? {
@@ -291,6 +293,7 @@ public final class Window: View {
     deinit {
         if let root = rootViewController {
             root.windowAsRoot = nil
+            Graveyard.bury([root])
         }
     }
 
@@ -374,12 +377,16 @@ open class ViewController: TraitEnvironment {
     }
 
     deinit {
+        var held: [TraitEnvironment] = children
         if let v = viewIfLoaded {
             v.owningViewController = nil
+            held.append(v)
         }
         for c in children {
             c.parent = nil
         }
+        if let pc = presentingController { held.append(pc) }
+        Graveyard.bury(held)
     }
 
     public var presentedViewController: ViewController? { presentingController?.presentedViewController }
@@ -540,6 +547,7 @@ public final class PresentationController: TraitEnvironment {
         if presentedViewController.presentationController === self {
             presentedViewController.presentationController = nil
         }
+        Graveyard.bury([presentedViewController])
     }
 
     override public var traitParent: TraitEnvironment? {

@@ -300,6 +300,26 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 }
 
+/// Releases environments one at a time. An owner's deinit hands what it held
+/// here instead of letting Swift release it in place, so freeing a deep
+/// subtree runs each deinit in turn from one loop rather than nested a
+/// thousand levels deep on the thread's stack.
+enum Graveyard {
+    nonisolated(unsafe) private static var pending: [TraitEnvironment] = []
+    nonisolated(unsafe) private static var draining = false
+
+    static func bury<S: Sequence>(_ envs: S) where S.Element: TraitEnvironment {
+        for e in envs { pending.append(e) }
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while !pending.isEmpty {
+            // Released at the end of this statement; its deinit may bury more.
+            _ = pending.removeLast()
+        }
+    }
+}
+
 /// A registration made with `registerForTraitChanges`; use it to unregister.
 public final class TraitChangeRegistration {
     /// The registered traits' ids, sorted.

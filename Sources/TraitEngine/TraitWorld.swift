@@ -137,21 +137,26 @@ public final class TraitWorld {
         hasPendingWork = true
     }
 
-    private func markAll(_ e: TraitEnvironment) {
-        e.pending.formUnion([.traits, .subtreeTraits])
-        e.propagateUp(.subtreeTraits)
-        e.forEachTraitChild { markAll($0) }
+    private func markAll(_ root: TraitEnvironment) {
+        root.propagateUp(.subtreeTraits)
+        TraitWorld.walk(root) { $0.pending.formUnion([.traits, .subtreeTraits]) }
+    }
+
+    /// Calls `body` on `root` and every environment below it, parents first,
+    /// without recursion.
+    static func walk(_ root: TraitEnvironment, _ body: (TraitEnvironment) throws -> Void) rethrows {
+        var todo = [root]
+        while let e = todo.popLast() {
+            try body(e)
+            todo.append(contentsOf: e.traitChildren.reversed())
+        }
     }
 
     /// Every environment below the connected scenes, for whole-world operations.
     public func forEachEnvironment(_ body: (TraitEnvironment) throws -> Void) rethrows {
-        func walk(_ e: TraitEnvironment) throws {
-            try body(e)
-            try e.forEachTraitChild { try walk($0) }
-        }
         var screens: [Screen] = []
         for s in connectedScenes where !screens.contains(where: { $0 === s.screen }) { screens.append(s.screen) }
-        for s in screens { try walk(s) }
+        for s in screens { try TraitWorld.walk(s, body) }
     }
 
     // MARK: - The update cycle
@@ -212,11 +217,30 @@ public final class TraitWorld {
         try flushAppearanceQueues()
     }
 
-    private func visitTraits(_ e: TraitEnvironment) throws {
-        stats.environmentsVisited += 1
-        stats.lastUpdateVisited += 1
-        var appearing: ViewController?
-        do {
+    /// Walks the dirty part of the tree below `root`, top-down, with an
+    /// explicit stack (trees can be far deeper than the thread's stack allows).
+    /// Each environment is updated when entered; its children are visited in
+    /// order, each checked for pending work when reached (a callback may mark a
+    /// later sibling); a controller that appeared gets `viewIsAppearing` when
+    /// its subtree is done.
+    private func visitTraits(_ root: TraitEnvironment) throws {
+        struct Frame {
+            let env: TraitEnvironment
+            let children: [TraitEnvironment]
+            var next = 0
+            let appearing: ViewController?
+        }
+        var stack: [Frame] = []
+        /// A callback failed: keep every environment whose processing was cut
+        /// short pending (recomputing an up-to-date collection is a no-op) so
+        /// the next update finishes the work, including an interrupted appearance.
+        func keepPending(_ envs: [TraitEnvironment]) {
+            for e in envs { e.pending.formUnion([.traits, .subtreeTraits]) }
+            hasPendingWork = true
+        }
+        func enter(_ e: TraitEnvironment) throws -> Frame {
+            stats.environmentsVisited += 1
+            stats.lastUpdateVisited += 1
             if e.pending.contains(.traits) {
                 e.pending.remove(.traits)
                 if e.pending.contains(.forceSubtree) {
@@ -232,25 +256,46 @@ public final class TraitWorld {
                 try e.hostedContent?.hostTraitsDidUpdate()
             }
             // Also a controller whose appearance an error interrupted in an earlier update.
+            var appearing: ViewController?
             if let vc = e as? ViewController, vc.appearance == .appearing, vc.isViewInWindow { appearing = vc }
+            var children: [TraitEnvironment] = []
             if e.pending.contains(.subtreeTraits) {
                 e.pending.remove(.subtreeTraits)
-                try e.forEachTraitChild { c in
-                    if c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) { try visitTraits(c) }
-                }
+                children = e.traitChildren
             }
+            return Frame(env: e, children: children, appearing: appearing)
+        }
+        do {
+            stack.append(try enter(root))
         } catch {
-            // A callback failed: keep this environment and its subtree pending
-            // (recomputing an up-to-date collection is a no-op) so the next
-            // update finishes the work, including an interrupted appearance.
-            e.pending.formUnion([.traits, .subtreeTraits])
-            hasPendingWork = true
+            keepPending([root])
             throw error
         }
-        if let vc = appearing {
-            vc.appearance = .appeared
-            didAppearQueue.append(vc)
-            try vc.viewIsAppearing()
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            if stack[top].next < stack[top].children.count {
+                let c = stack[top].children[stack[top].next]
+                stack[top].next += 1
+                guard c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) else { continue }
+                do {
+                    stack.append(try enter(c))
+                } catch {
+                    keepPending([c] + stack.map(\.env))
+                    throw error
+                }
+                continue
+            }
+            let done = stack.removeLast()
+            if let vc = done.appearing {
+                vc.appearance = .appeared
+                didAppearQueue.append(vc)
+                do {
+                    try vc.viewIsAppearing()
+                } catch {
+                    keepPending(stack.map(\.env))
+                    throw error
+                }
+            }
         }
     }
 
@@ -382,19 +427,34 @@ public final class TraitWorld {
 
     // MARK: Properties, layout, display
 
-    private func visitRender(_ e: TraitEnvironment, _ need: PendingWork, _ marker: PendingWork) throws {
-        if e.pending.contains(need) {
-            e.pending.remove(need)
-            try perform(need, on: e)
+    /// Runs one kind of render work (properties, layout or display) where it
+    /// is pending below `root`, top-down, with an explicit stack.
+    private func visitRender(_ root: TraitEnvironment, _ need: PendingWork, _ marker: PendingWork) throws {
+        var stack: [(env: TraitEnvironment, children: [TraitEnvironment], next: Int)] = []
+        func enter(_ e: TraitEnvironment) throws {
+            if e.pending.contains(need) {
+                e.pending.remove(need)
+                try perform(need, on: e)
+            }
+            guard e.pending.contains(marker) else { return }
+            e.pending.remove(marker)
+            stack.append((e, e.traitChildren, 0))
         }
-        guard e.pending.contains(marker) else { return }
-        e.pending.remove(marker)
         do {
-            try e.forEachTraitChild { c in
-                if c.pending.contains(need) || c.pending.contains(marker) { try visitRender(c, need, marker) }
+            try enter(root)
+            while !stack.isEmpty {
+                let top = stack.count - 1
+                guard stack[top].next < stack[top].children.count else {
+                    stack.removeLast()
+                    continue
+                }
+                let c = stack[top].children[stack[top].next]
+                stack[top].next += 1
+                if c.pending.contains(need) || c.pending.contains(marker) { try enter(c) }
             }
         } catch {
-            e.pending.insert(marker)
+            // What was not reached stays reachable from the root for the next update.
+            for frame in stack { frame.env.pending.insert(marker) }
             hasPendingWork = true
             throw error
         }

@@ -262,3 +262,33 @@ describe("instruments", function()
     assert.are.equal(n, #events)
   end)
 end)
+
+describe("deep trees", function()
+  it("update and free a chain deeper than the thread's stack would allow recursively", function()
+    collectgarbage()
+    local before = ui.stats().environments
+    local scene = ui.WindowScene {}
+    local window = ui.Window { windowScene = scene }
+    local root = ui.ViewController {}
+    window.rootViewController = root
+    local function build(n)
+      local cur = root.view
+      for _ = 1, n do
+        local v = ui.View {}
+        cur:addSubview(v)
+        cur = v
+      end
+      return cur
+    end
+    local leaf = build(3000)
+    ui.update()
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal("dark", leaf.traitCollection.userInterfaceStyle)
+    leaf = nil
+    root.view.subviews[1]:removeFromSuperview()
+    ui.update()
+    collectgarbage()
+    assert.are.equal(before + 4, ui.stats().environments)
+  end)
+end)
