@@ -32,7 +32,12 @@ let package = Package(
         .executableTarget(
             name: "traitlab",
             dependencies: ["TraitLabLua", "CLuaShim", "CEditLine"],
-            linkerSettings: [.linkedLibrary("lua5.4"), .linkedLibrary("edit")]
+            linkerSettings: [
+                .linkedLibrary("lua5.4"), .linkedLibrary("edit"),
+                // Linking the Swift runtime in halves start-up (no loading and
+                // relocating its libraries at every run); see docs/performance.md.
+                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            ]
         ),
         .systemLibrary(
             name: "CEditLine",

@@ -20,16 +20,25 @@ final class RegistrationBox {
     }
 }
 
-/// Built-in properties of environments, by name. Ids are what the C indexer
-/// passes to Swift.
-enum EnvironmentProperty: Int, CaseIterable {
-    case name = 1, traitCollection, traitOverrides, superview, subviews, window, view, parent, children
+/// Built-in properties of environments, by name. A property's id, what the C
+/// indexer passes to Swift, is its position in `allCases` counted from 1.
+/// Names are raw values, not `String(describing:)`, which goes through
+/// reflection (a quarter of start-up, and slow on every property write).
+enum EnvironmentProperty: String, CaseIterable {
+    case name, traitCollection, traitOverrides, superview, subviews, window, view, parent, children
     case presentedViewController, presentingViewController, presentationController, rootViewController
     case windowScene, windows, screen, backgroundColor, isViewLoaded, viewIfLoaded, traitParent, className
     case isConnected, traitChildren
     case rootView, contentConfiguration
 
-    var key: String { String(describing: self) }
+    var key: String { rawValue }
+
+    private static let byID = allCases
+
+    init?(id: Int) {
+        guard EnvironmentProperty.byID.indices.contains(id - 1) else { return nil }
+        self = EnvironmentProperty.byID[id - 1]
+    }
 }
 
 /// Keys under which an environment's field table keeps registration data.
@@ -41,8 +50,8 @@ extension LuaHost {
 
     func installEnvironmentClasses(into ui: Int32) {
         L.newTable()
-        for p in EnvironmentProperty.allCases {
-            L.push(p.rawValue)
+        for (i, p) in EnvironmentProperty.allCases.enumerated() {
+            L.push(i + 1)
             L.rawSet(-2, p.key)
         }
         refs.properties = L.ref()
@@ -141,7 +150,7 @@ extension LuaHost {
         L.pushValue(c)
         L.newTable()
         L.push(name); L.rawSet(-2, "name")
-        if let kind { L.push("\(kind)"); L.rawSet(-2, "kind") }
+        if let kind { L.push(kind.rawValue); L.rawSet(-2, "kind") }
         L.pushValue(im); L.rawSet(-2, "meta")
         lua_rawset(L, -3)
         L.pop(2)
@@ -159,9 +168,7 @@ extension LuaHost {
         _ = L.rawGet(-1, "name")
         let name = L.string(-1) ?? "?"
         _ = L.rawGet(-2, "kind")
-        let kind = L.string(-1).flatMap { k in
-            [EnvironmentKind.screen, .windowScene, .window, .view, .viewController, .hostingController, .presentationController].first { "\($0)" == k }
-        }
+        let kind = L.string(-1).flatMap { EnvironmentKind(rawValue: $0) }
         L.pop(2)
         return (name, kind)
     }
@@ -203,7 +210,7 @@ extension LuaHost {
         // User fields (callbacks) first, so viewDidLoad is there when a property loads the view.
         var properties: [String] = []
         try L.forEachPair(2) {
-            if let k = L.string(-2), EnvironmentProperty.allCases.contains(where: { $0.key == k }) {
+            if let k = L.string(-2), EnvironmentProperty(rawValue: k) != nil {
                 properties.append(k)
                 return
             }
@@ -244,7 +251,7 @@ extension LuaHost {
 
     private func getProperty(_ c: LuaCall) throws -> Int32 {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
-        guard let id = L.integer(3), let p = EnvironmentProperty(rawValue: id) else { L.pushNil(); return 1 }
+        guard let id = L.integer(3), let p = EnvironmentProperty(id: id) else { L.pushNil(); return 1 }
         let view = env as? View, vc = env as? ViewController
         func pushOpt(_ e: TraitEnvironment?) { if let e { push(e) } else { L.pushNil() } }
         func pushList(_ list: [TraitEnvironment]) {
@@ -309,7 +316,7 @@ extension LuaHost {
     private func setProperty(env: TraitEnvironment, object: Int32, key: String, value v: Int32) throws {
         let readOnly = { LuaError.message("property '\(key)' of \(env.className) is read-only") }
         let notHere = { LuaError.message("\(env.className) has no property '\(key)'") }
-        guard let p = EnvironmentProperty.allCases.first(where: { $0.key == key }) else { throw notHere() }
+        guard let p = EnvironmentProperty(rawValue: key) else { throw notHere() }
         switch p {
         case .name:
             if L.isNil(v) { env.name = nil; return }

@@ -351,7 +351,7 @@ public final class LuaHost {
 }
 
 /// The kinds of environment, each with its own base class in Lua.
-enum EnvironmentKind: Hashable {
+enum EnvironmentKind: String {
     case screen, windowScene, window, view, viewController, hostingController, presentationController
 
     init(_ env: TraitEnvironment) {
