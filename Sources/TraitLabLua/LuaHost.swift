@@ -137,9 +137,8 @@ public final class LuaHost {
         return Unmanaged<LuaHost>.fromOpaque(p).takeUnretainedValue()
     }
 
-    /// Bytes Lua has allocated now, and at most so far.
-    public var memoryInUse: Int { Int(tl_gethost(L).pointee.used) }
-    public var peakMemory: Int { Int(tl_gethost(L).pointee.peak) }
+    /// Bytes Lua has allocated now.
+    public var memoryInUse: Int { Int(tl_memory_in_use(L)) }
 
     private func createRegistryTables() {
         func table(mode: String?) -> Int32 {

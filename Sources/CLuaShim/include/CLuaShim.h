@@ -28,8 +28,7 @@ void tl_set_dispatch(tl_dispatch_fn dispatch, tl_release_fn release);
 typedef struct tl_host {
     void *swift_host;          // the owning Swift object (unretained)
     size_t limit;              // allocation cap in bytes, 0 = none
-    size_t used;               // bytes currently allocated through tl_alloc
-    size_t peak;               // high-water mark of `used`
+    size_t used;               // bytes currently allocated, counted when capped
     int in_swift;              // innermost frame is Swift: allocations must not fail
     int swift_frames;          // Swift frames anywhere on the C stack
     int over_limit;            // an allocation in Swift went past the cap
@@ -80,6 +79,19 @@ void tl_clear_interrupt(lua_State *L);
 // Message used when an interrupt fires ("timed out" / "interrupted").
 void tl_set_timeout_message(const char *msg);
 
+// ---- Deadlines (--timeout) ----
+// One process-wide deadline on the monotonic clock, kept by a POSIX timer whose
+// SIGALRM handler calls tl_interrupt(L, 1). No thread: a second thread would
+// make every malloc in the process take a lock (glibc), slowing pure-Lua code
+// by 10%. With `grace` > 0, the handler ends the process (exit 1, printing
+// `hard_stop_message`) when the deadline passed and `grace` seconds later the
+// deadline has not been disarmed. Arming again restarts the count. Returns 0
+// when the timer cannot be set up.
+int tl_deadline_arm(lua_State *L, double seconds, double grace, const char *hard_stop_message);
+// Stops the count; returns whether the deadline passed since it was armed.
+int tl_deadline_disarm(void);
+int tl_deadline_passed(void);
+
 // ---- Table helpers that never raise or trigger metamethods ----
 // Looks `key` (string) up on the object at idx: its metatable's fields when the
 // metatable is its own __index chain, then each __index table in turn. Pushes the
@@ -118,6 +130,12 @@ static inline int tl_isnoneornil(lua_State *L, int i) { return lua_type(L, i) <=
 static inline void tl_insert(lua_State *L, int i) { lua_insert(L, i); }
 static inline void tl_remove(lua_State *L, int i) { lua_remove(L, i); }
 static inline void tl_replace(lua_State *L, int i) { lua_replace(L, i); }
+// Bytes the state has allocated (lua_gc is variadic, which Swift cannot call);
+// 0 inside a finalizer, where lua_gc refuses to answer.
+static inline size_t tl_memory_in_use(lua_State *L) {
+    int kb = lua_gc(L, LUA_GCCOUNT), bytes = lua_gc(L, LUA_GCCOUNTB);
+    return kb < 0 || bytes < 0 ? 0 : (size_t)kb * 1024 + (size_t)bytes;
+}
 static inline void *tl_newuserdata(lua_State *L, size_t sz) { return lua_newuserdatauv(L, sz, 1); }
 static inline int tl_getuservalue(lua_State *L, int i) { return lua_getiuservalue(L, i, 1); }
 static inline int tl_setuservalue(lua_State *L, int i) { return lua_setiuservalue(L, i, 1); }
