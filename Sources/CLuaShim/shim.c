@@ -91,13 +91,20 @@ static int tl_panic(lua_State *L) {
     return 0;  // lua_atpanic: returning aborts the process
 }
 
+// Warnings are off until "@on", as in lua5.4; "@off" turns them off again.
 static void tl_warn(void *ud, const char *msg, int tocont) {
     (void)ud;
-    static int continuing = 0;
-    if (!continuing && !tocont && *msg == '@') return;  // control messages
-    if (!continuing) fputs("traitlab warning: ", stderr);
-    fputs(msg, stderr);
-    if (!tocont) fputc('\n', stderr);
+    static int continuing = 0, enabled = 0;
+    if (!continuing && !tocont && *msg == '@') {
+        if (strcmp(msg, "@on") == 0) enabled = 1;
+        else if (strcmp(msg, "@off") == 0) enabled = 0;
+        return;
+    }
+    if (enabled) {
+        if (!continuing) fputs("traitlab warning: ", stderr);
+        fputs(msg, stderr);
+        if (!tocont) fputc('\n', stderr);
+    }
     continuing = tocont;
 }
 
@@ -242,6 +249,9 @@ void tl_pushboxgc(lua_State *L) {
 
 int tl_msghandler(lua_State *L) {
     const char *msg = lua_tostring(L, 1);
+    // An error from a callback already carries the traceback of where it was
+    // raised; a second one from the code that called ui.update() only repeats.
+    if (msg != NULL && strstr(msg, "\nstack traceback:\n") != NULL) return 1;
     if (msg == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
             return 1;

@@ -5,6 +5,9 @@ public protocol TraitWorldDelegate: AnyObject {
     /// user fields survive while the tree holds `env`, and a detached subtree is
     /// collected as a whole.
     func environment(_ env: TraitEnvironment, owner: TraitEnvironment?, holds: Bool)
+    /// `env` has its new collection; its change callbacks are about to run
+    /// (a host drops what it cached of the old one here).
+    func environmentDidUpdateTraits(_ env: TraitEnvironment)
     /// `env`'s collection changed (after its registrations ran).
     func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws
     /// A lifecycle or rendering callback is due on `env`.
@@ -330,6 +333,7 @@ public final class TraitWorld {
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
         e.traitCollection = new
+        if e.isExposed { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
         e.forEachTraitChild { $0.pending.insert(.traits) }
         e.pending.insert(.subtreeTraits)

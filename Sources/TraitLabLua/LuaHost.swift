@@ -344,6 +344,10 @@ public final class LuaHost {
         case is OverridesBox: return "TraitOverrides"
         case is ColorBox: return "Color"
         case is RegistrationBox: return "TraitChangeRegistration"
+        case let v as SwiftUIView: return v is Representable ? "swiftui.Representable" : "swiftui.View"
+        case is EnvironmentKeyDefinition: return "swiftui.EnvironmentKey"
+        case is HostingConfiguration: return "swiftui.HostingConfiguration"
+        case is EnvironmentValues: return "swiftui.EnvironmentValues"
         default: return "userdata"
         }
     }
@@ -375,13 +379,18 @@ extension LuaHost: TraitWorldDelegate {
         L.pop()
     }
 
-    public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
+    public func environmentDidUpdateTraits(_ env: TraitEnvironment) {
         push(env)
         let u = L.top
         pushFields(u)
         L.pushNil()
         L.rawSet(-2, "traitCollection")
-        L.pop()
+        L.setTop(u - 1)
+    }
+
+    public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
+        push(env)
+        let u = L.top
         defer { L.setTop(u - 1) }
         guard tl_rawlookup(L, u, "traitCollectionDidChange") == LUA_TFUNCTION else { return }
         L.pushValue(u)

@@ -207,6 +207,19 @@ describe("registrations", function()
     assert.are.equal(1, calls)
   end)
 
+  it("see the new collection through self.traitCollection inside the handler", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local seen
+    root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function(env, previous)
+      seen = previous.userInterfaceStyle .. "->" .. env.traitCollection.userInterfaceStyle
+    end)
+    local _ = root.view.traitCollection.userInterfaceStyle   -- cache the old collection in Lua
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal("light->dark", seen)
+  end)
+
   it("supports target-action with 0, 1 or 2 declared parameters and built-in actions", function()
     local scene, _, root = window_with_root()
     ui.update()
