@@ -16,7 +16,7 @@ check() {  # check NAME EXPECTED-REGEX... (output of the example in $out)
 run() { out=$("$bin" "$@" 2>&1); status=$?; [ $status -eq 0 ] || out="$out"$'\n'"EXIT STATUS $status"; }
 
 run examples/01_collections.lua
-check 01_collections 'modified: .*horizontalSizeClass = "compact"' 'changed: +HorizontalSizeClass, UserInterfaceStyle' 'unset style reads as: unspecified' "did you mean 'horizontalSizeClass'"
+check 01_collections 'modified: .*horizontalSizeClass = "compact"' 'changed: +UserInterfaceStyle, HorizontalSizeClass' 'unset style reads as: unspecified' "did you mean 'horizontalSizeClass'"
 run examples/02_contained_in_settings.lua
 check 02_contained_in_settings 'row.traitCollection.isContainedInSettings = true' 'window \(above the override\): +false'
 run examples/03_theme_trait.lua

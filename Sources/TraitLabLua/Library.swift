@@ -101,8 +101,11 @@ extension LuaHost {
         }))
         L.rawSet(-2, "__index")
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
+            // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
-                throw LuaError.message("cannot set ui.\(c.L.string(2) ?? c.L.typeName(2)): the ui table is read-only")
+                c.L.setTop(3)
+                lua_rawset(c.L, 1)
+                return 0
             }
             guard let s = c.L.string(3), let mode = HierarchyMode(rawValue: s) else {
                 throw LuaError.message("ui.hierarchyMode must be \"ios17\" or \"legacy\", got \(c.L.string(3).map { "\"\($0)\"" } ?? c.L.typeName(3))")
