@@ -24,21 +24,45 @@ extension LuaHost {
         tc.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ")
     }
 
+    /// Each environment on a line with its overrides, then its non-default
+    /// traits wrapped below it. Iterative: trees can be very deep.
     private func dumpTree(_ root: TraitEnvironment) -> String {
         var out = ""
-        func walk(_ e: TraitEnvironment, _ prefix: String, _ childPrefix: String) {
+        var stack: [(env: TraitEnvironment, prefix: String, childPrefix: String)] = [(root, "", "")]
+        while let (e, prefix, childPrefix) = stack.popLast() {
             out += prefix + e.description
             let o = overridesText(e)
             if !o.isEmpty { out += "  overrides { \(o) }" }
-            out += "\n" + childPrefix + "    traits { \(traitsText(e.traitCollection)) }\n"
+            out += "\n"
             let kids = e.traitChildren
-            for (i, k) in kids.enumerated() {
+            let traitIndent = childPrefix + (kids.isEmpty ? "   " : "│  ")
+            for line in wrapped(e.traitCollection.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" },
+                                width: 100, first: "traits { ", rest: "         ", end: " }") {
+                out += traitIndent + line + "\n"
+            }
+            for (i, k) in kids.enumerated().reversed() {
                 let last = i == kids.count - 1
-                walk(k, childPrefix + (last ? "└─ " : "├─ "), childPrefix + (last ? "   " : "│  "))
+                stack.append((k, childPrefix + (last ? "└─ " : "├─ "), childPrefix + (last ? "   " : "│  ")))
             }
         }
-        walk(root, "", "")
         return out
+    }
+
+    /// Joins items with ", " into lines of at most about `width` characters.
+    private func wrapped(_ items: [String], width: Int, first: String, rest: String, end: String) -> [String] {
+        guard !items.isEmpty else { return [first.trimmingTrailingSpace + end.trimmingLeadingSpaces] }
+        var lines: [String] = []
+        var line = first
+        for (i, item) in items.enumerated() {
+            let piece = item + (i == items.count - 1 ? end : ",")
+            if line.count + piece.count > width && line != first {
+                lines.append(line)
+                line = rest
+            }
+            line += (line == first || line == rest ? "" : " ") + piece
+        }
+        lines.append(line)
+        return lines
     }
 
     private func dumpJSON(_ root: TraitEnvironment) -> String {
@@ -56,28 +80,33 @@ extension LuaHost {
         return node(root).serialized
     }
 
+    /// A Graphviz graph: each node names the environment, its overrides and
+    /// the traits that differ from its parent's (all non-default ones for the
+    /// top node), one per line; nodes with overrides are highlighted.
     private func dumpDot(_ root: TraitEnvironment) -> String {
         var out = "digraph traits {\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n"
-        var ids: [ObjectIdentifier: Int] = [:]
         func esc(_ s: String) -> String {
             s.replacingAll("\\", "\\\\").replacingAll("\"", "\\\"")
         }
-        func walk(_ e: TraitEnvironment) {
-            let id = ids.count
-            ids[ObjectIdentifier(e)] = id
-            var label = esc(e.description)
-            let o = overridesText(e)
-            if !o.isEmpty { label += "\\noverrides: " + esc(o) }
-            let t = traitsText(e.traitCollection)
-            if !t.isEmpty { label += "\\n" + esc(t) }
+        var next = 0
+        var stack: [(env: TraitEnvironment, parentID: Int?, parentTraits: TraitCollection?)] = [(root, nil, nil)]
+        while let (e, parentID, parentTraits) = stack.popLast() {
+            let id = next
+            next += 1
+            var label = esc(e.description) + "\\n"
+            for o in e.traitOverrideEntries {
+                label += esc("override \(o.definition.property) = \(TraitEngine.describe(o.value))") + "\\l"
+            }
+            let tc = e.traitCollection
+            let shown = parentTraits.map { p in tc.changedTraits(from: p) } ?? tc.entries.map(\.definition)
+            for d in shown {
+                label += esc("\(d.property) = \(TraitEngine.describe(tc.rawValue(d)))") + "\\l"
+            }
             let style = e.traitOverrideEntries.isEmpty ? "" : ", style=filled, fillcolor=\"#fff2cc\""
             out += "  n\(id) [label=\"\(label)\"\(style)];\n"
-            for k in e.traitChildren {
-                walk(k)
-                out += "  n\(id) -> n\(ids[ObjectIdentifier(k)] ?? 0);\n"
-            }
+            if let parentID { out += "  n\(parentID) -> n\(id);\n" }
+            for k in e.traitChildren.reversed() { stack.append((k, id, tc)) }
         }
-        walk(root)
         return out + "}\n"
     }
 
@@ -166,6 +195,7 @@ extension String {
     }
 
     var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
+    var trimmingTrailingSpace: String { hasSuffix(" ") ? String(dropLast()) : self }
 }
 
 extension Substring {
