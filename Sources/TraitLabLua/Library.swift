@@ -64,10 +64,7 @@ extension LuaHost {
         L.newTable()
         let ui = L.top
         installEnvironmentClasses(into: ui)
-        func fn(_ name: String, _ body: @escaping LuaFunction) {
-            L.pushFunction(LuaFunctions.id("ui." + name, body))
-            L.rawSet(ui, name)
-        }
+        func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(ui, "ui", name, body) }
         fn("update") { c in
             try c.host.world.update()
             return 0

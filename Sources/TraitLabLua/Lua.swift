@@ -221,6 +221,29 @@ extension LuaStatePointer {
     func rawLength(_ i: Int32) -> Int { Int(lua_rawlen(self, i)) }
 }
 
+extension LuaHost {
+    /// `table[name] = function`, registered once per process as "prefix.name".
+    func setFunction(_ table: Int32, _ prefix: String, _ name: String, _ body: @escaping LuaFunction) {
+        L.pushFunction(LuaFunctions.id(prefix + "." + name, body))
+        L.rawSet(table, name)
+    }
+
+    /// Pushes the one Lua object kept for a long-lived Swift object (a trait
+    /// definition or enum), making it with the metatable `meta` on first use.
+    func pushPinned(_ obj: AnyObject, kind: BoxKind, meta: Int32) {
+        let key = Unmanaged.passUnretained(obj).toOpaque()
+        L.registryGet(refs.definitions)
+        if tl_rawgetp(L, -1, key) != LUA_TNIL { tl_remove(L, -2); return }
+        L.pop()
+        L.pushBox(obj, kind: kind)
+        L.registryGet(meta)
+        lua_setmetatable(L, -2)
+        L.pushValue(-1)
+        tl_rawsetp(L, -3, key)
+        tl_remove(L, -2)
+    }
+}
+
 // MARK: - Argument checks (errors, never raises)
 
 extension LuaCall {

@@ -39,10 +39,7 @@ extension LuaHost {
     func installPlugins() {
         L.newTable()
         let t = L.top
-        func fn(_ name: String, _ body: @escaping LuaFunction) {
-            L.pushFunction(LuaFunctions.id("plugins." + name, body))
-            L.rawSet(t, name)
-        }
+        func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "plugins", name, body) }
         fn("load") { c in
             let name = try c.string(1)
             try c.host.loadPlugin(name)

@@ -44,10 +44,7 @@ extension LuaHost {
 
         L.newTable()
         let t = L.top
-        func fn(_ name: String, _ body: @escaping LuaFunction) {
-            L.pushFunction(LuaFunctions.id("swiftui." + name, body))
-            L.rawSet(t, name)
-        }
+        func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "swiftui", name, body) }
         fn("EnvironmentKey") { c in try c.host.defineEnvironmentKey(c) }
         fn("bridge") { c in try c.host.bridgeEnvironmentKey(c) }
         fn("View") { c in try c.host.makeSwiftUIView(c) }

@@ -72,18 +72,7 @@ extension LuaHost {
 
     // MARK: - Definitions
 
-    func push(_ def: TraitDefinition) {
-        let key = Unmanaged.passUnretained(def).toOpaque()
-        L.registryGet(refs.definitions)
-        if tl_rawgetp(L, -1, key) != LUA_TNIL { tl_remove(L, -2); return }
-        L.pop()
-        L.pushBox(def, kind: .definition)
-        L.registryGet(refs.definitionMeta)
-        lua_setmetatable(L, -2)
-        L.pushValue(-1)
-        tl_rawsetp(L, -3, key)
-        tl_remove(L, -2)
-    }
+    func push(_ def: TraitDefinition) { pushPinned(def, kind: .definition, meta: refs.definitionMeta) }
 
     /// The definition named by the key at `i`: a definition object or a property name.
     func definition(forKey i: Int32) throws -> TraitDefinition {
@@ -130,10 +119,7 @@ extension LuaHost {
     func installTraits() {
         L.newTable()
         let t = L.top
-        func fn(_ name: String, _ body: @escaping LuaFunction) {
-            L.pushFunction(LuaFunctions.id("traits." + name, body))
-            L.rawSet(t, name)
-        }
+        func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "traits", name, body) }
         fn("enum") { c in try c.host.defineEnum(c) }
         fn("define") { c in try c.host.defineTrait(c) }
         fn("collection") { c in try c.host.makeCollection(c) }
@@ -280,18 +266,7 @@ extension LuaHost {
     }
 
     /// Pushes the Lua object for an enum (the same value every time).
-    func push(_ e: TraitEnum) {
-        let key = Unmanaged.passUnretained(e).toOpaque()
-        L.registryGet(refs.definitions)
-        if tl_rawgetp(L, -1, key) != LUA_TNIL { tl_remove(L, -2); return }
-        L.pop()
-        L.pushBox(e, kind: .enumeration)
-        L.registryGet(refs.enumMeta)
-        lua_setmetatable(L, -2)
-        L.pushValue(-1)
-        tl_rawsetp(L, -3, key)
-        tl_remove(L, -2)
-    }
+    func push(_ e: TraitEnum) { pushPinned(e, kind: .enumeration, meta: refs.enumMeta) }
 
     // MARK: traits.enum / traits.define
 
