@@ -53,6 +53,7 @@ for t in Tests/cli/*_test.sh; do
   [ -f "$t" ] && suite "$(basename "$t" .sh)" bash "$t" "$TRAITLAB"
 done
 suite "examples" bash Tests/examples_test.sh "$TRAITLAB"
+suite "luacheck" bash Tests/lint_test.sh
 suite "benchmark (quick)" "$bin/traitlab-bench" --quick --no-targets
 
 echo
