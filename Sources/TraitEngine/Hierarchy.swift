@@ -487,6 +487,10 @@ open class ViewController: TraitEnvironment {
         if let v = other.viewIfLoaded, v.superview != nil {
             throw TraitError("the view of \(other) is in a superview; remove it first")
         }
+        if let v = other.viewIfLoaded, let mine = viewIfLoaded, mine.hasAncestor(v) {
+            // The presented view joins the presenter's window, so it would contain itself.
+            throw TraitError("cannot present \(other) from \(self): the view of \(self) is inside the view of \(other)")
+        }
         let pc = PresentationController(world: world, presenting: self, presented: other)
         presentingController = pc
         pc.linked(to: self)
