@@ -425,6 +425,10 @@ open class ViewController: TraitEnvironment {
         viewIfLoaded = v
         v.owningViewController = self
         v.linked(to: self)
+        // The view inherits from this controller from now on: without a mark,
+        // a view loaded under a controller already in a scene (a legacy-mode
+        // child) kept its empty collection until something else changed.
+        v.setNeedsStructureUpdate()
         try viewDidLoad()
         return v
     }
