@@ -438,6 +438,7 @@ local Window = {}
 ---@field viewDidDisappear? fun(self: ui.ViewController)
 ---@field viewWillLayoutSubviews? fun(self: ui.ViewController) Trait reads are tracked.
 ---@field viewDidLayoutSubviews? fun(self: ui.ViewController) Trait reads are tracked.
+---@field updateProperties? fun(self: ui.ViewController) Runs after `setNeedsUpdateProperties`; trait reads are tracked.
 ---@field traitCollectionDidChange? fun(self: ui.ViewController, previous: TraitCollection)
 local ViewController = {}
 
@@ -469,6 +470,7 @@ function ViewController:setNeedsUpdateProperties() end
 ---@field viewDidDisappear? fun(self: ui.ViewController)
 ---@field viewWillLayoutSubviews? fun(self: ui.ViewController)
 ---@field viewDidLayoutSubviews? fun(self: ui.ViewController)
+---@field updateProperties? fun(self: ui.ViewController)
 ---@field traitCollectionDidChange? fun(self: ui.ViewController, previous: TraitCollection)
 ---@field [string] any Your own fields.
 

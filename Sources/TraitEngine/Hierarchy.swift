@@ -12,7 +12,7 @@ public enum HierarchyMode: String, CaseIterable, Sendable {
 public final class Screen: TraitEnvironment {
     private var pendingDeviceTraits: TraitCollection?
     var scenes: [WindowScene] { sceneRefs.map { $0.scene } }
-    private var sceneRefs: [UnownedScene] = []
+    @exclusivity(unchecked) private var sceneRefs: [UnownedScene] = []
 
     private struct UnownedScene { unowned(unsafe) let scene: WindowScene }
     /// `ui.Screen.main`: held by the world.
@@ -25,7 +25,7 @@ public final class Screen: TraitEnvironment {
 
     /// A screen with the given device traits, in effect at once.
     public init(world: TraitWorld, traits: TraitCollection) {
-        super.init(world: world, className: "Screen")
+        super.init(world: world, className: "Screen", kind: .screen)
         traitCollection = traits
     }
 
@@ -68,12 +68,12 @@ public final class Screen: TraitEnvironment {
 /// A window scene: inherits from its screen, holds its windows.
 public final class WindowScene: TraitEnvironment {
     public let screen: Screen
-    public private(set) var windows: [Window] = []
-    public private(set) var isConnected = true
+    @exclusivity(unchecked) public private(set) var windows: [Window] = []
+    @exclusivity(unchecked) public private(set) var isConnected = true
 
     public init(world: TraitWorld, screen: Screen) {
         self.screen = screen
-        super.init(world: world, className: "WindowScene")
+        super.init(world: world, className: "WindowScene", kind: .windowScene)
         screen.attach(self)
         screen.linked(to: self)
         world.connect(self)
@@ -126,15 +126,20 @@ public final class WindowScene: TraitEnvironment {
 
 /// A view: inherits from the view controller that owns it, else from its superview.
 open class View: TraitEnvironment {
-    public private(set) unowned(unsafe) var superview: View?
-    public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var superview: View?
+    @exclusivity(unchecked) public private(set) var subviews: [View] = []
     /// The view controller whose `view` this is.
-    public internal(set) unowned(unsafe) var owningViewController: ViewController?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var owningViewController: ViewController?
     /// The background color; dynamic colors resolve against the view's traits.
     public var backgroundColor: ColorValue? { didSet { setNeedsDisplay() } }
 
-    override public init(world: TraitWorld, className: String = "View") {
-        super.init(world: world, className: className)
+    public init(world: TraitWorld, className: String = "View") {
+        super.init(world: world, className: className, kind: .view)
+    }
+
+    /// For ``Window``.
+    override init(world: TraitWorld, className: String, kind: Kind) {
+        super.init(world: world, className: className, kind: kind)
     }
 
     deinit {
@@ -149,13 +154,31 @@ open class View: TraitEnvironment {
         return superview
     }
 
+    override func inherits(from parent: TraitEnvironment) -> Bool {
+        if let vc = owningViewController, vc.viewIfLoaded === self { return vc === parent }
+        return superview === parent
+    }
+
     override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
         if let s = superview { body(s) }
         if let vc = owningViewController, vc.viewIfLoaded === self { body(vc) }
     }
 
-    override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
-        for s in subviews { try body(s.owningViewController ?? s) }
+    /// What subview `s` stands for in the trait tree below this view: `s`, or
+    /// the controller that owns it; nil when that inherits from elsewhere now.
+    func traitChild(for s: View) -> TraitEnvironment? {
+        if let vc = s.owningViewController { return vc.inherits(from: self) ? vc : nil }
+        return s.superview === self ? s : nil
+    }
+
+    override func forEachTraitChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        for s in subviews {
+            if let vc = s.owningViewController {
+                if vc.inherits(from: self) { try body(vc) }
+            } else {
+                try body(s)   // a subview's superview is this view
+            }
+        }
     }
 
     /// The window this view is in: up the superviews, or through the presenting
@@ -283,11 +306,11 @@ open class View: TraitEnvironment {
 
 /// A window: a view that inherits from its window scene and hosts a root view controller.
 public final class Window: View {
-    public internal(set) unowned(unsafe) var windowScene: WindowScene?
-    public private(set) var rootViewController: ViewController?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var windowScene: WindowScene?
+    @exclusivity(unchecked) public private(set) var rootViewController: ViewController?
 
     public init(world: TraitWorld) {
-        super.init(world: world, className: "Window")
+        super.init(world: world, className: "Window", kind: .window)
     }
 
     deinit {
@@ -298,9 +321,16 @@ public final class Window: View {
     }
 
     override public var traitParent: TraitEnvironment? { windowScene }
+    override func inherits(from parent: TraitEnvironment) -> Bool { windowScene === parent }
 
     override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
         if let s = windowScene { body(s) }
+    }
+
+    /// A window's children are its root controller and its other subviews'
+    /// environments, not what the view rule gives.
+    override func forEachTraitChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        try forEachInheritingCandidate(body)
     }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
@@ -359,21 +389,21 @@ public final class Window: View {
 open class ViewController: TraitEnvironment {
     enum Appearance { case disappeared, appearing, appeared, disappearing }
 
-    public private(set) var viewIfLoaded: View?
-    public private(set) unowned(unsafe) var parent: ViewController?
-    public private(set) var children: [ViewController] = []
+    @exclusivity(unchecked) public private(set) var viewIfLoaded: View?
+    @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: ViewController?
+    @exclusivity(unchecked) public private(set) var children: [ViewController] = []
     /// The window this controller is the root of.
-    public internal(set) unowned(unsafe) var windowAsRoot: Window?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var windowAsRoot: Window?
     /// When presented: the presentation controller presenting it.
-    public internal(set) unowned(unsafe) var presentationController: PresentationController?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var presentationController: PresentationController?
     /// The presentation controller of what this controller presents.
-    public private(set) var presentingController: PresentationController?
-    var appearance = Appearance.disappeared
+    @exclusivity(unchecked) public private(set) var presentingController: PresentationController?
+    @exclusivity(unchecked) var appearance = Appearance.disappeared
     /// Builds the view on first access (`loadView`); nil gives a plain `View`.
     public var makeView: ((ViewController) throws -> View)?
 
-    override public init(world: TraitWorld, className: String = "ViewController") {
-        super.init(world: world, className: className)
+    public init(world: TraitWorld, className: String = "ViewController") {
+        super.init(world: world, className: className, kind: .viewController)
     }
 
     deinit {
@@ -517,9 +547,16 @@ open class ViewController: TraitEnvironment {
         }
     }
 
+    /// Schedules this controller's own `updateProperties` for the next update.
+    public func setNeedsUpdateProperties() {
+        pending.insert(.properties)
+        propagateUp(.subtreeProperties)
+    }
+
     override open func perform(_ action: BuiltinAction) throws {
         switch action {
         case .updateTraitsIfNeeded: try updateTraitsIfNeeded()
+        case .setNeedsUpdateProperties: setNeedsUpdateProperties()
         default: try viewIfLoaded?.perform(action)
         }
     }
@@ -541,13 +578,13 @@ open class ViewController: TraitEnvironment {
 /// and the presented view controller inherits from it.
 public final class PresentationController: TraitEnvironment {
     /// Weak: a script may keep the presentation controller after its presenter is gone.
-    public private(set) weak var presentingViewController: ViewController?
+    @exclusivity(unchecked) public private(set) weak var presentingViewController: ViewController?
     public let presentedViewController: ViewController
 
     init(world: TraitWorld, presenting: ViewController, presented: ViewController) {
         self.presentingViewController = presenting
         self.presentedViewController = presented
-        super.init(world: world, className: "PresentationController")
+        super.init(world: world, className: "PresentationController", kind: .presentationController)
         presented.linked(to: self)
     }
 

@@ -401,11 +401,7 @@ extension LuaHost {
             ("present", { c in try vc(c).present(try vc(c, 2)); return 0 }),
             ("dismiss", { c in try vc(c).dismiss(); return 0 }),
             ("loadViewIfNeeded", { c in _ = try vc(c).loadViewIfNeeded(); return 0 }),
-            ("setNeedsUpdateProperties", { c in
-                let v = try vc(c)
-                try v.loadViewIfNeeded().setNeedsUpdateProperties()
-                return 0
-            }),
+            ("setNeedsUpdateProperties", { c in try vc(c).setNeedsUpdateProperties(); return 0 }),
         ]
     }
 

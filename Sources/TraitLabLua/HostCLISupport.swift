@@ -145,6 +145,8 @@ extension LuaHost {
         if !(env is Screen) { names.append("traitOverrides") }
         if env is View { names += ["superview", "subviews", "window", "windowScene", "backgroundColor"] }
         if env is Window { names += ["rootViewController"] }
+        if env is View { names.append("contentConfiguration") }
+        if env is HostingController { names.append("rootView") }
         if env is ViewController {
             names += ["view", "viewIfLoaded", "isViewLoaded", "parent", "children", "window",
                       "presentedViewController", "presentingViewController", "presentationController"]

@@ -125,6 +125,23 @@ describe("lifecycle", function()
     assert.are.same({ "properties", "layout" }, log)
   end)
 
+  it("runs a view controller's own updateProperties when it asks for it", function()
+    local calls = 0
+    local vc = ui.ViewController { updateProperties = function(self)
+      calls = calls + 1
+      local _ = self.traitCollection.userInterfaceStyle
+    end }
+    local scene = window_with_root(vc)
+    ui.update()
+    calls = 0
+    vc:setNeedsUpdateProperties()
+    ui.update()
+    assert.are.equal(1, calls)
+    scene.traitOverrides.userInterfaceStyle = "dark"   -- read in updateProperties: tracked
+    ui.update()
+    assert.are.equal(2, calls)
+  end)
+
   it("calls the deprecated traitCollectionDidChange with the previous collection", function()
     local seen
     local scene, _, root = window_with_root()
