@@ -23,9 +23,9 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     /// The collection with every trait at its default.
     nonisolated(unsafe) public static let empty = TraitCollection(canonical: [])
     /// Collections created so far (instrumentation: `ui.stats().collectionsCreated`).
-    nonisolated(unsafe) public internal(set) static var createdCount = 0
+    @exclusivity(unchecked) nonisolated(unsafe) public internal(set) static var createdCount = 0
     /// Records trait reads of one collection while automatic trait tracking is on.
-    nonisolated(unsafe) static var tracker: TraitReadTracker?
+    @exclusivity(unchecked) nonisolated(unsafe) static var tracker: TraitReadTracker?
 
     init(canonical entries: [Entry]) {
         self.entries = entries

@@ -36,36 +36,74 @@ struct TrackedTraits {
     var isEmpty: Bool { layout.isEmpty && display.isEmpty && properties.isEmpty }
 }
 
+/// Where an environment keeps its ``TrackedTraits`` once it has any.
+final class TrackedTraitsBox {
+    var traits: TrackedTraits
+    init(_ traits: TrackedTraits) { self.traits = traits }
+}
+
 /// A node of the trait hierarchy (UIKit's `UITraitEnvironment`): screens, window
 /// scenes, windows, presentation controllers, view controllers and views.
 ///
 /// An environment's collection is its parent's collection with its own
 /// overrides applied. Changes are deferred: they take effect at the next
 /// ``TraitWorld/update()``, and `traitCollection` returns the previous value until then.
+///
+/// The stored properties the update cycle touches for every environment come
+/// first, so that with the object's header they fill one cache line, and are
+/// marked `@exclusivity(unchecked)`: the engine runs on one thread and never
+/// holds an access to them across a call, and the run-time checks Swift would
+/// otherwise make on each access were half the cost of propagating a change
+/// (docs/performance.md).
 open class TraitEnvironment: CustomStringConvertible {
-    public let world: TraitWorld
+    /// What an environment is, stored so the update cycle needs no dynamic casts.
+    enum Kind: UInt8 {
+        case screen, windowScene, window, view, viewController, presentationController
+    }
+
+    let kind: Kind
+    @exclusivity(unchecked) var pending: PendingWork = []
+    /// Set by a host (the Lua binding) that attaches an object to this environment.
+    @exclusivity(unchecked) public var isExposed = false
     /// The collection as of the last update that reached this environment.
-    public internal(set) var traitCollection: TraitCollection
+    @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection
+    @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
+    @exclusivity(unchecked) var registrations: [TraitChangeRegistration] = []
+    /// Nil while tracked callbacks have read nothing (most environments).
+    @exclusivity(unchecked) private var trackedBox: TrackedTraitsBox?
+    /// SwiftUI content hosted here, updated right after this environment's traits.
+    @exclusivity(unchecked) var hostedContent: HostedContent?
+
+    public let world: TraitWorld
     /// A user-visible name for dumps and messages.
     public var name: String?
     /// The class name shown in descriptions (a Lua subclass sets its own).
     public var className: String
 
-    var overrideEntries: [TraitCollection.Entry] = []
-    var pending: PendingWork = []
-    var registrations: [TraitChangeRegistration] = []
-    var tracked = TrackedTraits()
-    /// SwiftUI content hosted here, updated right after this environment's traits.
-    var hostedContent: HostedContent?
-    /// Set by a host (the Lua binding) that attaches an object to this environment.
-    public var isExposed = false
+    /// What tracked callbacks read, per kind of work.
+    var tracked: TrackedTraits {
+        get { trackedBox?.traits ?? TrackedTraits() }
+        set {
+            if newValue.isEmpty { trackedBox = nil }
+            else if let box = trackedBox { box.traits = newValue }
+            else { trackedBox = TrackedTraitsBox(newValue) }
+        }
+    }
+    var hasTrackedTraits: Bool { trackedBox != nil }
 
-    init(world: TraitWorld, className: String) {
+    init(world: TraitWorld, className: String, kind: Kind) {
         self.world = world
+        self.kind = kind
         self.className = className
         self.traitCollection = .empty
         world.stats.environments += 1
     }
+
+    /// A view or a window.
+    var isView: Bool { kind == .view || kind == .window }
+    /// This environment as a view or as a view controller, without a dynamic cast.
+    var asView: View? { isView ? unsafeDowncast(self, to: View.self) : nil }
+    var asViewController: ViewController? { kind == .viewController ? unsafeDowncast(self, to: ViewController.self) : nil }
 
     deinit {
         world.stats.environments -= 1
@@ -76,7 +114,8 @@ open class TraitEnvironment: CustomStringConvertible {
     /// The environment this one inherits from, in the world's current hierarchy mode.
     public var traitParent: TraitEnvironment? { nil }
 
-    /// Every environment that might inherit from this one; ``traitChildren`` keeps those that do.
+    /// Every environment that might inherit from this one; ``traitChildren`` keeps
+    /// those that do. (A view walks its subviews in ``forEachTraitChild`` instead.)
     func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {}
 
     /// The environments that inherit from this one now.
@@ -87,17 +126,26 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 
     func forEachTraitChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        try forEachInheritingCandidate(body)
+    }
+
+    /// The candidates that inherit from this one now.
+    final func forEachInheritingCandidate(_ body: (TraitEnvironment) throws -> Void) rethrows {
         try forEachCandidateChild { c in
-            if c.traitParent === self { try body(c) }
+            if c.inherits(from: self) { try body(c) }
         }
     }
+
+    /// Whether `parent` is ``traitParent`` (kinds make this cheaper: it runs
+    /// for every child of every environment an update visits).
+    func inherits(from parent: TraitEnvironment) -> Bool { traitParent === parent }
 
     /// Whether this environment is connected to a window scene (and so updates).
     public var isInWindowScene: Bool {
         var e: TraitEnvironment? = self
         var steps = 0
         while let cur = e {
-            if let scene = cur as? WindowScene { return scene.isConnected }
+            if cur.kind == .windowScene { return unsafeDowncast(cur, to: WindowScene.self).isConnected }
             e = cur.traitParent
             steps += 1
             if steps > 100_000 { return false }

@@ -48,28 +48,30 @@ public final class TraitWorld {
     public let registry = TraitRegistry()
     /// The SwiftUI environment keys: built-in, registered and bridged.
     public let environmentKeys = EnvironmentKeyRegistry()
-    public var stats = TraitStats()
-    public weak var delegate: TraitWorldDelegate?
+    // The update cycle's state skips run-time exclusivity checks, as
+    // TraitEnvironment's does (see there).
+    @exclusivity(unchecked) public var stats = TraitStats()
+    @exclusivity(unchecked) public weak var delegate: TraitWorldDelegate?
     /// Receives an event for each step when set (`ui.trace`).
-    public var tracer: ((TraceEvent) -> Void)?
+    @exclusivity(unchecked) public var tracer: ((TraceEvent) -> Void)?
     /// The most passes one update may take before it stops as unsettled.
     public var maximumPasses = 100
 
-    public var hierarchyMode: HierarchyMode = .ios17 {
+    @exclusivity(unchecked) public var hierarchyMode: HierarchyMode = .ios17 {
         didSet { if oldValue != hierarchyMode { invalidateAllTraits() } }
     }
 
     public private(set) var connectedScenes: [WindowScene] = []
     var pendingScreens: [Screen] = []
-    var hasPendingWork = false
+    @exclusivity(unchecked) var hasPendingWork = false
     /// Something left a window: the appeared controllers must be rechecked.
-    var structureChanged = false
+    @exclusivity(unchecked) var structureChanged = false
     private var appeared: [ViewController] = []
     private var didAppearQueue: [ViewController] = []
     private var didDisappearQueue: [ViewController] = []
     /// The environment whose tracked callback is running, if any.
-    public internal(set) var trackingEnvironment: TraitEnvironment?
-    private var diffCache = DiffCache()
+    @exclusivity(unchecked) public internal(set) var trackingEnvironment: TraitEnvironment?
+    @exclusivity(unchecked) private var diffCache = DiffCache()
     private var isUpdating = false
 
     public init() {}
@@ -227,13 +229,25 @@ public final class TraitWorld {
     /// later sibling); a controller that appeared gets `viewIsAppearing` when
     /// its subtree is done.
     private func visitTraits(_ root: TraitEnvironment) throws {
+        /// An environment being visited and its children, taken after its own
+        /// update. A plain view keeps its subviews array as it was then (no copy,
+        /// no list to build: this runs for most environments of a big tree) and
+        /// checks each candidate's parent when it reaches it; other kinds list
+        /// their trait children.
         struct Frame {
             let env: TraitEnvironment
+            let subviews: [View]
             let children: [TraitEnvironment]
             var next = 0
             let appearing: ViewController?
+            var count: Int { subviews.count + children.count }
+
+            /// The child at `i`; nil when that candidate inherits from elsewhere now.
+            func child(at i: Int) -> TraitEnvironment? {
+                if i >= subviews.count { return children[i - subviews.count] }
+                return unsafeDowncast(env, to: View.self).traitChild(for: subviews[i])
+            }
         }
-        var stack: [Frame] = []
         /// A callback failed: keep every environment whose processing was cut
         /// short pending (recomputing an up-to-date collection is a no-op) so
         /// the next update finishes the work, including an interrupted appearance.
@@ -241,13 +255,15 @@ public final class TraitWorld {
             for e in envs { e.pending.formUnion([.traits, .subtreeTraits]) }
             hasPendingWork = true
         }
-        func enter(_ e: TraitEnvironment) throws -> Frame {
+        /// Updates `e` and returns its frame; nil when nothing below it or after
+        /// its subtree is left to do (most environments of a big tree are leaves).
+        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?) throws -> Frame? {
             stats.environmentsVisited += 1
             stats.lastUpdateVisited += 1
             if e.pending.contains(.traits) {
                 e.pending.remove(.traits)
                 if e.pending.contains(.forceSubtree) {
-                    if let vc = e as? ViewController, vc.appearance == .disappeared, vc.isViewInWindow {
+                    if let vc = e.asViewController, vc.appearance == .disappeared, vc.isViewInWindow {
                         vc.appearance = .appearing
                         appeared.append(vc)
                         try vc.viewWillAppear()
@@ -255,41 +271,49 @@ public final class TraitWorld {
                     e.pending.remove(.forceSubtree)
                     forceChildren(of: e)
                 }
-                try updateOwnTraits(e)
+                try updateOwnTraits(e, parent: parent)
                 try e.hostedContent?.hostTraitsDidUpdate()
             }
             // Also a controller whose appearance an error interrupted in an earlier update.
             var appearing: ViewController?
-            if let vc = e as? ViewController, vc.appearance == .appearing, vc.isViewInWindow { appearing = vc }
-            var children: [TraitEnvironment] = []
+            if let vc = e.asViewController, vc.appearance == .appearing, vc.isViewInWindow { appearing = vc }
+            var subviews: [View] = [], children: [TraitEnvironment] = []
             if e.pending.contains(.subtreeTraits) {
                 e.pending.remove(.subtreeTraits)
-                children = e.traitChildren
+                if e.kind == .view { subviews = unsafeDowncast(e, to: View.self).subviews } else { children = e.traitChildren }
             }
-            return Frame(env: e, children: children, appearing: appearing)
+            if subviews.isEmpty && children.isEmpty && appearing == nil { return nil }
+            return Frame(env: e, subviews: subviews, children: children, appearing: appearing)
         }
+        // The frame being visited, and below it on the stack its ancestors'.
+        var current: Frame
+        var stack: [Frame] = []
         do {
-            stack.append(try enter(root))
+            guard let frame = try enter(root, from: nil) else { return }
+            current = frame
         } catch {
             keepPending([root])
             throw error
         }
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            if stack[top].next < stack[top].children.count {
-                let c = stack[top].children[stack[top].next]
-                stack[top].next += 1
-                guard c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) else { continue }
+        while true {
+            if current.next < current.count {
+                let i = current.next
+                current.next += 1
+                guard let c = current.child(at: i),
+                      c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) else { continue }
+                let entered: Frame?
                 do {
-                    stack.append(try enter(c))
+                    entered = try enter(c, from: current.env)
                 } catch {
-                    keepPending([c] + stack.map(\.env))
+                    keepPending([c, current.env] + stack.map(\.env))
                     throw error
                 }
+                guard let frame = entered else { continue }
+                stack.append(current)
+                current = frame
                 continue
             }
-            let done = stack.removeLast()
-            if let vc = done.appearing {
+            if let vc = current.appearing {
                 vc.appearance = .appeared
                 didAppearQueue.append(vc)
                 do {
@@ -299,13 +323,15 @@ public final class TraitWorld {
                     throw error
                 }
             }
+            guard let parent = stack.popLast() else { break }
+            current = parent
         }
     }
 
     /// Structure changed at `e`: revisit every child, and lay out and draw the
     /// views that (re)entered the window.
     private func forceChildren(of e: TraitEnvironment) {
-        if let v = e as? View {
+        if let v = e.asView {
             v.setNeedsLayout()
             v.setNeedsDisplay()
         }
@@ -318,17 +344,24 @@ public final class TraitWorld {
         }
     }
 
-    func computeCollection(_ e: TraitEnvironment) -> TraitCollection {
-        if let screen = e as? Screen { return screen.computeDeviceTraits() }
+    /// `e`'s collection from its parent's; `parent`, when given, is the trait
+    /// parent the caller found `e` under (saving the lookup).
+    func computeCollection(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) -> TraitCollection {
+        if e.kind == .screen { return unsafeDowncast(e, to: Screen.self).computeDeviceTraits() }
+        if let parent { return collection(of: e, under: parent) }
         guard let parent = e.traitParent else { return e.traitCollection }
-        return parent.traitCollection.applying(e.overrideEntries)
+        return collection(of: e, under: parent)
+    }
+
+    private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) -> TraitCollection {
+        e.overrideEntries.isEmpty ? parent.traitCollection : parent.traitCollection.applying(e.overrideEntries)
     }
 
     /// Recomputes one environment's collection and, when it changed, marks its
     /// children and delivers its callbacks. Its descendants are not updated yet.
-    func updateOwnTraits(_ e: TraitEnvironment) throws {
+    func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws {
         let old = e.traitCollection
-        let new = computeCollection(e)
+        let new = computeCollection(e, parent: parent)
         if new === old { return }
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
@@ -338,10 +371,10 @@ public final class TraitWorld {
         e.forEachTraitChild { $0.pending.insert(.traits) }
         e.pending.insert(.subtreeTraits)
         trace(.traitsChanged(e, diff.definitions))
-        if let v = e as? View {
-            if diff.affectsColor { v.setNeedsDisplay() }
-            if !e.tracked.isEmpty { invalidateTracked(v, v, diff.ids) }
-        } else if let vc = e as? ViewController, !e.tracked.isEmpty, let v = vc.viewIfLoaded {
+        if e.isView {
+            if diff.affectsColor { unsafeDowncast(e, to: View.self).setNeedsDisplay() }
+            if e.hasTrackedTraits { invalidateTracked(e, unsafeDowncast(e, to: View.self), diff.ids) }
+        } else if e.hasTrackedTraits, let vc = e.asViewController, let v = vc.viewIfLoaded {
             invalidateTracked(vc, v, diff.ids)
         }
         if !e.registrations.isEmpty { try deliver(e, old, diff) }
@@ -371,7 +404,7 @@ public final class TraitWorld {
     /// `updateTraitsIfNeeded`: updates the environments from the root down to
     /// `e`, leaving the rest of the tree for the next update.
     func updateTraitsNow(along e: TraitEnvironment) throws {
-        guard e.isInWindowScene || e is Screen else { return }
+        guard e.isInWindowScene || e.kind == .screen else { return }
         var path: [TraitEnvironment] = []
         var cur: TraitEnvironment? = e
         while let c = cur { path.append(c); cur = c.traitParent }
@@ -381,7 +414,7 @@ public final class TraitWorld {
                 forceChildren(of: node)
                 // A controller about to appear stays marked, so the update
                 // still runs its appearance callbacks.
-                if let vc = node as? ViewController, vc.appearance == .disappeared, vc.isViewInWindow {
+                if let vc = node.asViewController, vc.appearance == .disappeared, vc.isViewInWindow {
                     node.pending.insert(.traits)
                 } else {
                     node.pending.remove(.forceSubtree)
@@ -468,11 +501,11 @@ public final class TraitWorld {
         if work == .properties {
             stats.propertyUpdates += 1
             try e.tracking(\.properties) {
-                if let v = e as? View { try v.updateProperties() } else if let vc = e as? ViewController { try vc.updateProperties() }
+                if let v = e.asView { try v.updateProperties() } else if let vc = e.asViewController { try vc.updateProperties() }
             }
-        } else if work == .layout, let v = e as? View {
+        } else if work == .layout, let v = e.asView {
             try layout(v)
-        } else if work == .display, let v = e as? View {
+        } else if work == .display, let v = e.asView {
             stats.draws += 1
             try v.tracking(\.display) { try v.draw() }
         }
@@ -503,28 +536,46 @@ public final class TraitWorld {
 /// The traits that differ between two collections, remembered for the few
 /// pairs seen most recently: siblings sharing their parent's collection see the
 /// same pair, so the diff is computed once per distinct change.
-struct Diff {
+/// (A class: each environment an update reaches gets one, and a reference is
+/// one retain where a struct of two arrays was two.)
+final class Diff {
     let ids: [Int]
     let definitions: [TraitDefinition]
     let affectsColor: Bool
+
+    init(ids: [Int], definitions: [TraitDefinition], affectsColor: Bool) {
+        self.ids = ids
+        self.definitions = definitions
+        self.affectsColor = affectsColor
+    }
 }
 
 private struct DiffCache {
-    private struct Slot { unowned(unsafe) let old: TraitCollection; unowned(unsafe) let new: TraitCollection; let diff: Diff }
+    // Identities, compared without touching reference counts; the strong
+    // references below keep cached pairs alive, so identities cannot be reused.
+    private struct Slot { let old: ObjectIdentifier; let new: ObjectIdentifier; let diff: Diff }
     private var slots: [Slot] = []
     private var next = 0
-    // Strong references keep cached pairs alive, so identities cannot be reused.
     private var keepAlive: [TraitCollection] = []
+    /// The slot that answered last: siblings ask for the same pair in a row.
+    private var last = 0
 
     mutating func diff(_ old: TraitCollection, _ new: TraitCollection) -> Diff {
-        for s in slots where s.old === old && s.new === new { return s.diff }
+        let o = ObjectIdentifier(old), n = ObjectIdentifier(new)
+        if last < slots.count, slots[last].old == o, slots[last].new == n { return slots[last].diff }
+        for i in slots.indices where slots[i].old == o && slots[i].new == n {
+            last = i
+            return slots[i].diff
+        }
         let defs = new.changedTraits(from: old)
         let d = Diff(ids: defs.map(\.id), definitions: defs, affectsColor: defs.contains { $0.affectsColorAppearance })
-        let slot = Slot(old: old, new: new, diff: d)
+        let slot = Slot(old: o, new: n, diff: d)
         if slots.count < 4 {
+            last = slots.count
             slots.append(slot)
             keepAlive.append(contentsOf: [old, new])
         } else {
+            last = next
             slots[next] = slot
             keepAlive[2 * next] = old
             keepAlive[2 * next + 1] = new
