@@ -54,8 +54,9 @@ static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
-// While Swift runs a failed allocation cannot raise (see tl_alloc): it ends the process.
-static void *tl_realloc_or_abort(void *ptr, size_t nsize) {
+// While Swift runs a failed allocation cannot raise (see tl_alloc): it ends the
+// process. Not inlined, so that tl_uncapped_alloc's calls stay tail calls.
+__attribute__((noinline)) static void *tl_realloc_or_abort(void *ptr, size_t nsize) {
     void *p = realloc(ptr, nsize);
     if (p == NULL) {
         fputs("traitlab: out of memory while the engine was running\n", stderr);
@@ -115,6 +116,9 @@ lua_State *tl_newstate(size_t limit) {
     h->base_alloc = tl_plain_alloc;
     lua_State *L = lua_newstate(limit ? tl_alloc : tl_uncapped_alloc, h);
     if (!L) { free(h); return NULL; }
+    // Generational collection, as lua.c sets up its state: scripts see the
+    // collector lua5.4 gives them, and allocation-heavy code runs as fast.
+    lua_gc(L, LUA_GCGEN, 0, 0);
     *(tl_host **)lua_getextraspace(L) = h;
     lua_atpanic(L, tl_panic);
     lua_setwarnf(L, tl_warn, NULL);
