@@ -8,7 +8,7 @@ import TraitLabLua
 
 struct BridgeFigures {
     let reads: Int
-    /// Seconds per read (medians), each pair timed in the same loop shape.
+    /// Seconds per read (best of the runs), each pair timed in the same loop shape.
     var collectionRead = 0.0
     var plainRead = 0.0
     var viewRead = 0.0
@@ -61,7 +61,7 @@ func measureLuaBridge(reads: Int, repeats: Int) -> BridgeFigures {
             bridgedSamples.append(seconds { failure = host.run(bridged, name: "=bridge loop") ?? failure })
             if let failure { f.error = failure; return f }
         }
-        results.append((median(bridgedSamples) / Double(reads), median(plainSamples) / Double(reads)))
+        results.append((best(bridgedSamples) / Double(reads), best(plainSamples) / Double(reads)))
     }
     (f.collectionRead, f.plainRead) = results[0]
     (f.viewRead, f.nestedPlainRead) = results[1]
@@ -72,10 +72,10 @@ func measureLuaBridge(reads: Int, repeats: Int) -> BridgeFigures {
 
 struct HostFigures {
     var traitlab: String?
-    /// Median wall seconds of `-e ''`.
+    /// Wall seconds of `-e ''` (best of the runs).
     var startTraitlab = 0.0
     var startLua = 0.0
-    /// Median CPU seconds of the workload, timed inside the script.
+    /// CPU seconds of the workload, timed inside the script (best of the runs).
     var workLua = 0.0
     var workTraitlab = 0.0
     var workTraitlabTimeout = 0.0
@@ -129,8 +129,8 @@ func measureHost(startRuns: Int, workRuns: Int, fib: Int, size: Int) -> HostFigu
         startL.append(l.seconds)
         startT.append(t.seconds)
     }
-    f.startLua = median(startL)
-    f.startTraitlab = median(startT)
+    f.startLua = best(startL)
+    f.startTraitlab = best(startT)
 
     let script = workloadScript(fib: fib, size: size)
     let commands = [["lua5.4", "-e", script], [traitlab, "-e", script], [traitlab, "--timeout", "1000", "-e", script]]
@@ -150,8 +150,8 @@ func measureHost(startRuns: Int, workRuns: Int, fib: Int, size: Int) -> HostFigu
         }
     }
     f.sameResults = checksums.count == 1
-    f.workLua = median(work[0])
-    f.workTraitlab = median(work[1])
-    f.workTraitlabTimeout = median(work[2])
+    f.workLua = best(work[0])
+    f.workTraitlab = best(work[1])
+    f.workTraitlabTimeout = best(work[2])
     return f
 }

@@ -34,7 +34,7 @@ struct Options {
     var luaReads: Int { quick ? 100_000 : 20_000_000 }
     var luaRepeats: Int { quick ? 1 : 5 }
     var startRuns: Int { quick ? 3 : 31 }
-    var workRuns: Int { quick ? 1 : 5 }
+    var workRuns: Int { quick ? 1 : 7 }
     var workload: (fib: Int, size: Int) { quick ? (16, 5_000) : (30, 400_000) }
 }
 
@@ -146,7 +146,7 @@ func runAll(_ o: Options) -> Int32 {
     print("TraitLab benchmarks: \(o.quick ? "quick" : "full") mode\(o.judgeTargets ? "" : ", targets not judged")")
     print("machine: \(machineDescription())")
     print("tree: screen > window scene > window > root view controller > root view > N views, up to 10 subviews each")
-    print("figures are medians of several runs; ratios compare figures from this run")
+    print("figures are the best of several runs; ratios compare figures from this run")
 
     // Propagation.
     var propagation: [PropagationFigures] = []
@@ -189,7 +189,7 @@ func runAll(_ o: Options) -> Int32 {
 
     // Lua bridge.
     let b = measureLuaBridge(reads: o.luaReads, repeats: o.luaRepeats)
-    print(header("Lua bridge: \(grouped(b.reads)) reads a loop", ["bridged", "plain table", "ratio"]))
+    print(header("Lua bridge: \(grouped(b.reads)) reads per loop", ["bridged", "plain table", "ratio"]))
     print(row("collection.someTrait", [duration(b.collectionRead), duration(b.plainRead), ratio(b.collectionRead / b.plainRead)]))
     print(row("view.traitCollection.someTrait", [duration(b.viewRead), duration(b.nestedPlainRead), ratio(b.viewRead / b.nestedPlainRead)]))
     print(row("  (against one plain field read)", ["", duration(b.plainRead), ratio(b.viewRead / b.plainRead)]))
