@@ -2,7 +2,7 @@
 # Instructions per view for the propagation cases, counted by callgrind, so
 # figures compare across noisy machines. Only the measured updates are
 # counted (callgrind collects inside traitlab-bench's measuredRegion), not
-# building the tree.
+# building the tree. Then the host against lua5.4, in instructions too.
 #   scripts/bench-callgrind.sh [VIEWS...]     default: 10000 100000
 # TRAITLAB_BUILD_PATH picks the build folder (default .build).
 set -euo pipefail
@@ -11,6 +11,7 @@ source scripts/setup.sh
 command -v valgrind >/dev/null || { echo "bench-callgrind: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 build=(-c release --scratch-path "${TRAITLAB_BUILD_PATH:-.build}")
 swift build "${build[@]}" --product traitlab-bench
+swift build "${build[@]}" --product traitlab
 bin="$(swift build "${build[@]}" --show-bin-path)"
 
 # Valgrind 3.19 cannot read the DWARF 5 that Swift emits: run a copy without
@@ -42,6 +43,27 @@ for views in "${sizes[@]}"; do
     if [ "$case" = root-change ] && [ "$views" = 100000 ]; then root_per_view=$per_view; fi
   done
 done
+
+# The host against lua5.4 in instructions: start-up (-e ''), and the pure-Lua
+# workload traitlab-bench times, less start-up.
+lua_bin=$(command -v lua5.4 || true)
+if [ -n "$lua_bin" ] && [ -x "$bin/traitlab" ]; then
+  objcopy --strip-debug "$bin/traitlab" "$work/traitlab"
+  "$work/traitlab-bench" --print-workload >"$work/workload.lua"
+  total() {   # instructions of a whole process
+    valgrind --tool=callgrind --callgrind-out-file="$work/host.out" "$@" >"$work/host.log" 2>&1 \
+      || { cat "$work/host.log" >&2; exit 1; }
+    awk '/^totals:/ { print $2 }' "$work/host.out"
+  }
+  t_start=$(total "$work/traitlab" -e '')
+  l_start=$(total "$lua_bin" -e '')
+  t_work=$(( $(total "$work/traitlab" "$work/workload.lua") - t_start ))
+  l_work=$(( $(total "$lua_bin" "$work/workload.lua") - l_start ))
+  echo
+  printf '%-28s %18s %18s %10s\n' "host" "traitlab" "lua5.4" "ratio"
+  printf '%-28s %18s %18s %10s\n' "start-up, -e ''" "$t_start" "$l_start" "$(awk -v a="$t_start" -v b="$l_start" 'BEGIN { printf "%.2f", a / b }')"
+  printf '%-28s %18s %18s %10s\n' "pure-Lua workload" "$t_work" "$l_work" "$(awk -v a="$t_work" -v b="$l_work" 'BEGIN { printf "%.3f", a / b }')"
+fi
 
 if [ -n "$root_per_view" ]; then
   verdict=$(awk -v x="$root_per_view" 'BEGIN { print (x <= 1000 ? "PASS" : "MISS") }')

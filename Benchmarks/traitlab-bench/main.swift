@@ -14,6 +14,7 @@ import TraitEngine
 //   traitlab-bench --case NAME --views N [--iterations K]
 //                                    one case alone (root-change, leaf-change,
 //                                    idle-update, memory), for callgrind
+//   traitlab-bench --print-workload  the pure-Lua workload script (for callgrind)
 //
 // Checks (handler counts, values read, processes succeeding) decide the exit
 // status and the last line, "N passed, N failed"; targets are figures and
@@ -23,6 +24,7 @@ struct Options {
     var quick = false
     var judgeTargets = true
     var singleCase: String?
+    var printWorkload = false
     var views = 100_000
     var iterations = 1
 
@@ -49,12 +51,14 @@ func parseOptions(_ args: [String]) -> Options {
     while i < args.count {
         switch args[i] {
         case "--quick": o.quick = true
+        case "--print-workload": o.printWorkload = true
         case "--no-targets": o.judgeTargets = false
         case "--case": o.singleCase = value()
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory --views N [--iterations K]")
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory --views N [--iterations K]"
+                  + " | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
         }
@@ -246,5 +250,9 @@ func runAll(_ o: Options) -> Int32 {
 
 let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
 setvbuf(stdout, nil, _IOLBF, 0)
+if options.printWorkload {
+    print(workloadScript(fib: options.workload.fib, size: options.workload.size))
+    exit(0)
+}
 let status = options.singleCase.map { runCase($0, options) } ?? runAll(options)
 exit(status)
