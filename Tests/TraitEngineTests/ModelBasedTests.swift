@@ -1,0 +1,116 @@
+import Foundation
+import TraitEngine
+import XCTest
+
+/// Random sequences of tree edits, overrides, mode switches, screen changes,
+/// registrations and updates, each checked step by step against the reference
+/// model in TraitFlowModel.swift (trait flow per SPEC section 4, "outside any
+/// window never updates", one delivery per change of a registered trait).
+///
+/// A failure prints its seed and a shrunk list of steps. Replay one sequence with
+/// `TRAITLAB_MODEL_SEED=<seed> swift test --filter ModelBasedTests/<test>`;
+/// `TRAITLAB_MODEL_SEQUENCES=<n>` runs more (or fewer) sequences per mode.
+final class ModelBasedTests: XCTestCase {
+    /// The fixed default: every run checks the same sequences unless told otherwise.
+    private static let defaultSeed: UInt64 = 0x7A17_1AB5_EED0_0017
+    private static let defaultSequences = 1_500
+
+    func testRandomSequencesInIOS17Mode() {
+        runRandomSequences(mode: .ios17, test: "testRandomSequencesInIOS17Mode")
+    }
+
+    func testRandomSequencesInLegacyMode() {
+        runRandomSequences(mode: .legacy, test: "testRandomSequencesInLegacyMode")
+    }
+
+    private func runRandomSequences(mode: HierarchyMode, test: String) {
+        let env = ProcessInfo.processInfo.environment
+        let seeds: [UInt64]
+        if let text = env["TRAITLAB_MODEL_SEED"] {
+            guard let seed = Self.parseSeed(text) else { return XCTFail("TRAITLAB_MODEL_SEED=\(text) is not a number") }
+            seeds = [seed]
+        } else {
+            let count = env["TRAITLAB_MODEL_SEQUENCES"].flatMap { Int($0) } ?? Self.defaultSequences
+            var seeder = SplitMix64(seed: Self.defaultSeed ^ (mode == .ios17 ? 0 : 0xFFFF))
+            seeds = (0..<count).map { _ in seeder.next() }
+        }
+        for seed in seeds {
+            var source = SplitMix64(seed: seed)
+            let length = 30 + (source.choose(70) ?? 0)
+            let ops = ModelGenerator.sequence(mode: mode, length: length, &source)
+            guard let failure = ModelRunner.run(ops) else { continue }
+            let shrunk = ModelRunner.shrink(failure)
+            let seedText = "0x" + String(seed, radix: 16)
+            XCTFail("""
+                model-based sequence failed (\(mode) mode, seed \(seedText), \(failure.steps.count) steps, shrunk to \(shrunk.steps.count))
+                replay: TRAITLAB_MODEL_SEED=\(seedText) swift test --filter ModelBasedTests/\(test)
+                \(ModelRunner.report(shrunk))
+                """)
+            return
+        }
+    }
+
+    private static func parseSeed(_ text: String) -> UInt64? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("0x") || t.hasPrefix("0X") { return UInt64(t.dropFirst(2), radix: 16) }
+        return UInt64(t)
+    }
+
+    /// Runs a fixed sequence (a shrunk failure kept as a regression test).
+    private func assertSequencePasses(_ ops: [ModelOp], file: StaticString = #filePath, line: UInt = #line) {
+        if let failure = ModelRunner.run(ops) {
+            XCTFail(ModelRunner.report(failure), file: file, line: line)
+        }
+    }
+
+    // MARK: Regressions found by the model
+
+    /// Presenting a controller whose view contains the presenter's view was
+    /// accepted; the presented view joins the presenter's window, so the views
+    /// then contained each other and the next addSubview below them never returned.
+    func testPresentingAControllerWhoseViewContainsThePresentersViewIsRefused() {
+        assertSequencePasses([
+            .setMode(.legacy), .newScreen([]), .newViewController, .loadView(1), .newViewController, .loadView(3),
+            .addSubview(2, to: 4), .present(3, from: 1), .newView, .addSubview(5, to: 2), .update,
+        ])
+    }
+
+    /// In legacy mode a child controller inherits from its parent even while
+    /// its view is out of any window; a view loaded then inherits from the
+    /// child, but was never marked, so it kept its empty collection.
+    func testAViewLoadedUnderALegacyChildInAWindowGetsItsTraitsAtTheNextUpdate() {
+        assertSequencePasses(ModelGenerator.prelude(mode: .legacy) + [
+            .newViewController, .addChild(5, to: 3), .update, .loadView(5), .update,
+        ])
+    }
+
+    // MARK: The model itself
+
+    func testTheModelAgreesWithAHandWrittenFlow() {
+        // screen (light, scale 3) -> scene -> window -> root (theme bold) -> its view -> card
+        assertSequencePasses(ModelGenerator.prelude(mode: .ios17) + [
+            .setOverride(3, ModelSetting(4, 2)), .newView, .addSubview(5, to: 4),
+            .register(5, traits: [4]), .update,
+            .setOverride(5, ModelSetting(4, 0)), .update,     // an override to the default value
+            .removeOverride(5, trait: 4), .update,
+        ])
+        var model = TraitFlowModel()
+        for op in ModelGenerator.prelude(mode: .ios17) + [.setOverride(3, ModelSetting(4, 2)), .newView, .addSubview(5, to: 4)] {
+            XCTAssertEqual(model.outcome(of: op), .applied, "\(op)")
+            model.apply(op)
+        }
+        XCTAssertEqual(model.collectionsAfterUpdate()[5], [0: 1, 2: 2, 4: 2], "style light, scale 3, theme bold")
+        XCTAssertTrue(model.isConnected(5))
+    }
+
+    func testAFailingSequenceIsReportedWithItsSteps() {
+        // A step the model refuses but a broken engine would accept shows up
+        // as a failure naming that step; here the model itself is asked to
+        // check an edit the engine refuses (adding a view below itself).
+        let ops: [ModelOp] = [.newView, .addSubview(0, to: 0)]
+        XCTAssertNil(ModelRunner.run(ops), "both refuse")
+        var model = TraitFlowModel()
+        model.apply(.newView)
+        XCTAssertEqual(model.outcome(of: .addSubview(0, to: 0)), .refused)
+    }
+}
