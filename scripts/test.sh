@@ -48,6 +48,7 @@ PY
 }
 
 suite "Swift unit tests" swift test
+suite "Swift tests (AddressSanitizer)" bash scripts/test-asan.sh
 suite "Lua scenarios" "$TRAITLAB" test Tests/scenarios
 for t in Tests/cli/*_test.sh; do
   [ -f "$t" ] && suite "$(basename "$t" .sh)" bash "$t" "$TRAITLAB"

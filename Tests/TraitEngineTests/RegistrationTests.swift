@@ -37,6 +37,7 @@ final class RegistrationTests: XCTestCase {
         XCTAssertTrue(env === s.rootView)
         XCTAssertTrue(previous === before)
         XCTAssertEqual(current[Sys.userInterfaceStyle], .string("dark"))
+        seen = nil   // the handler holds `seen`, which held the view: a cycle
     }
 
     func testAHandlerRunsBeforeTheDescendantsAreUpdated() throws {

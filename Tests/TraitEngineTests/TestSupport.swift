@@ -39,6 +39,7 @@ final class Stage {
     var rootView: View { root.viewIfLoaded! }
 
     init(mode: HierarchyMode = .ios17, makeRoot: ((TraitWorld) -> ViewController)? = nil) throws {
+        TestObserver.shared.worlds.append(world)
         world.hierarchyMode = mode
         screen = Screen(world: world, traits: phoneTraits)
         screen.name = "screen"
@@ -57,6 +58,36 @@ final class Stage {
         v.name = name
         try parent.addSubview(v)
         return v
+    }
+}
+
+/// Watches the test run for the AddressSanitizer run (scripts/test-asan.sh).
+///
+/// - Each stage's world is torn down when its test ends: a world holds its
+///   connected scenes and they hold the world, so a world nobody tears down
+///   is never freed.
+/// - The leak check runs when the last test has finished, while XCTest still
+///   holds its test cases, instead of at exit: by then XCTest on Linux has
+///   dropped them without freeing them, and everything they hold would be
+///   reported. Without LeakSanitizer this does nothing.
+final class TestObserver: NSObject, XCTestObservation {
+    static let shared: TestObserver = {
+        let observer = TestObserver()
+        XCTestObservationCenter.shared.addTestObserver(observer)
+        return observer
+    }()
+    var worlds: [TraitWorld] = []
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        for w in worlds { w.tearDown() }
+        worlds.removeAll()
+    }
+
+    func testBundleDidFinish(_ testBundle: Bundle) {
+        typealias LeakCheck = @convention(c) () -> Void
+        // RTLD_DEFAULT: the sanitizer runtime linked into the test binary, if any.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__lsan_do_leak_check") else { return }
+        unsafeBitCast(symbol, to: LeakCheck.self)()
     }
 }
 
