@@ -29,15 +29,15 @@ struct Options {
     var iterations = 1
 
     /// Tree sizes, iteration counts and loop lengths for each mode.
-    var sizes: [Int] { quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000] }
+    var sizes: [Int] { quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] }
     var dispatchViews: Int { quick ? 1_000 : 100_000 }
-    var memoryViews: Int { quick ? 10_000 : 1_000_000 }
+    var memoryViews: Int { quick ? 100_000 : 1_000_000 }
     func iterations(for views: Int) -> Int { quick ? 3 : (views >= 1_000_000 ? 5 : 11) }
     var luaReads: Int { quick ? 100_000 : 20_000_000 }
     var luaRepeats: Int { quick ? 1 : 5 }
     var startRuns: Int { quick ? 3 : 31 }
     var workRuns: Int { quick ? 1 : 7 }
-    var workload: (fib: Int, size: Int) { quick ? (16, 5_000) : (30, 400_000) }
+    var workload: (fib: Int, size: Int) { quick ? (22, 30_000) : (30, 400_000) }
 }
 
 func parseOptions(_ args: [String]) -> Options {
