@@ -230,6 +230,10 @@ open class View: TraitEnvironment {
         if let vc = view.owningViewController, vc !== root, vc.windowAsRoot != nil || vc.presentingViewController != nil {
             throw TraitError("cannot add \(view) as a subview: it is the view of \(vc), which is \(vc.windowAsRoot != nil ? "a window's root view controller" : "presented")")
         }
+        let host = view.traitHost
+        if isContained(inAnyOf: [view, host]) {
+            throw TraitError("cannot add \(view) as a subview of \(self): \(self) is below \(host === view ? "it" : "\(host), whose view it is")")
+        }
         if let i = index, i < 0 || i > subviews.count - (view.superview === self ? 1 : 0) {
             throw TraitError("subview index \(i + 1) is out of range (1 to \(subviews.count + 1))")
         }
@@ -300,6 +304,43 @@ open class View: TraitEnvironment {
     open func layoutSubviews() throws { try invoke(.layoutSubviews) }
     open func draw() throws { try invoke(.draw) }
     open func updateProperties() throws { try invoke(.updateProperties) }
+}
+
+// MARK: - Loops
+
+extension TraitEnvironment {
+    /// Whether one of `nodes` is this environment or above it in either
+    /// hierarchy mode: superviews, owning and parent controllers, presenters,
+    /// windows. An edit that puts one of them below this environment is
+    /// refused, so the inheritance chain never loops, in this mode or after a
+    /// switch. (iOS 17 mode alone would miss a loop through a child controller
+    /// whose view is not loaded yet: it inherits from its parent until then,
+    /// and a walk of such a loop, `ui.dump` for one, never ended.)
+    func isContained(inAnyOf nodes: [TraitEnvironment]) -> Bool {
+        var seen = Set<ObjectIdentifier>()
+        var todo: [TraitEnvironment] = [self]
+        while let e = todo.popLast() {
+            guard seen.insert(ObjectIdentifier(e)).inserted else { continue }
+            if nodes.contains(where: { $0 === e }) { return true }
+            switch e {
+            case is Window:
+                break   // only scenes are above a window
+            case let v as View:
+                if let s = v.superview { todo.append(s) }
+                if let vc = v.owningViewController, vc.viewIfLoaded === v { todo.append(vc) }
+            case let vc as ViewController:
+                if let w = vc.windowAsRoot { todo.append(w) }
+                if let pc = vc.presentationController { todo.append(pc) }
+                if let p = vc.parent { todo.append(p) }
+                if let s = vc.viewIfLoaded?.superview { todo.append(s) }
+            case let pc as PresentationController:
+                if let p = pc.traitParent { todo.append(p) }
+            default:
+                break
+            }
+        }
+        return false
+    }
 }
 
 // MARK: - Window
@@ -489,6 +530,7 @@ open class ViewController: TraitEnvironment {
         if let p = child.parent { throw TraitError("\(child) is already a child of \(p); remove it from its parent first") }
         if let w = child.windowAsRoot { throw TraitError("\(child) is the root view controller of \(w)") }
         if let p = child.presentingViewController { throw TraitError("\(child) is presented by \(p)") }
+        if isContained(inAnyOf: [child]) { throw TraitError("cannot add \(child) as a child of \(self): \(self) is below it") }
         children.append(child)
         child.parent = self
         child.linked(to: self)
@@ -520,6 +562,9 @@ open class ViewController: TraitEnvironment {
         if let p = other.presentingViewController { throw TraitError("\(other) is already presented by \(p)") }
         if let v = other.viewIfLoaded, v.superview != nil {
             throw TraitError("the view of \(other) is in a superview; remove it first")
+        }
+        if isContained(inAnyOf: [other]) {
+            throw TraitError("cannot present \(other) from \(self): \(self) is below it")
         }
         if let v = other.viewIfLoaded, let mine = viewIfLoaded, mine.hasAncestor(v) {
             // The presented view joins the presenter's window, so it would contain itself.

@@ -84,6 +84,32 @@ final class ModelBasedTests: XCTestCase {
         ])
     }
 
+    /// In iOS 17 mode a child controller whose view is not loaded inherits
+    /// from its parent. Presenting from such a child, then putting the
+    /// parent's view inside the presented view, made the parent inherit from
+    /// its own descendant: a loop that `ui.dump` walked for ever. Edits that
+    /// would make a loop in either mode are refused.
+    func testPuttingAControllerBelowItsOwnDescendantIsRefusedInBothModes() {
+        for mode in HierarchyMode.allCases {
+            // 0 P, 1 X (child of P, view not loaded), 2 Q presented by X (3 its
+            // presentation controller, 4 its view), 5 P's view.
+            let start: [ModelOp] = [
+                .setMode(mode), .newViewController, .newViewController, .addChild(1, to: 0), .newViewController,
+                .present(2, from: 1), .loadView(0),
+            ]
+            assertSequencePasses(start + [.addSubview(5, to: 4), .setMode(.ios17), .update, .setMode(.legacy), .update])
+            // The same loop closed by the other two edits.
+            assertSequencePasses([
+                .setMode(mode), .newViewController, .newViewController, .newViewController, .loadView(0),
+                .loadView(2), .addSubview(3, to: 4), .addChild(1, to: 0), .present(2, from: 1), .update,
+            ])
+            assertSequencePasses([
+                .setMode(mode), .newViewController, .newViewController, .newViewController, .present(2, from: 1),
+                .loadView(0), .addSubview(5, to: 4), .addChild(1, to: 0), .update,
+            ])
+        }
+    }
+
     // MARK: The model itself
 
     func testTheModelAgreesWithAHandWrittenFlow() {

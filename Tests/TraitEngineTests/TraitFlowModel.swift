@@ -299,6 +299,30 @@ struct TraitFlowModel {
         return result
     }
 
+    /// Whether one of `targets` is `i` or above it in either mode (superviews,
+    /// owners, parents, presenters, windows): an edit putting one of them
+    /// below `i` would make a loop, now or after a mode switch.
+    func isBelow(_ i: Int, anyOf targets: [Int]) -> Bool {
+        var seen = Set<Int>()
+        var todo = [i]
+        while let c = todo.popLast() {
+            guard seen.insert(c).inserted else { continue }
+            if targets.contains(c) { return true }
+            let n = nodes[c]
+            switch n.kind {
+            case .view:
+                todo += [n.superview, n.owner].compactMap { $0 }
+            case .viewController:
+                todo += [n.rootOf, n.presentedBy, n.parent, n.view.flatMap { nodes[$0].superview }].compactMap { $0 }
+            case .presentation:
+                if let p = n.presented, nodes[p].presentedBy == c, let a = n.presenter { todo.append(a) }
+            default:
+                break
+            }
+        }
+        return false
+    }
+
     func presenter(of vc: Int) -> Int? { nodes[vc].presentedBy.flatMap { nodes[$0].presenter } }
 
     /// What the model expects of `op`, without changing anything.
@@ -318,6 +342,7 @@ struct TraitFlowModel {
             if let o = nodes[c].owner, nodes[o].rootOf != nil || nodes[o].presentedBy != nil {
                 return .refused                                                    // placed by its window or presentation
             }
+            if isBelow(p, anyOf: [c] + [nodes[c].owner].compactMap { $0 }) { return .refused }
             return .applied
         case .removeFromSuperview(let v):
             return isView(v) ? .applied : .skipped
@@ -328,6 +353,7 @@ struct TraitFlowModel {
             if controllerAncestors(p).contains(c) { return .refused }
             let n = nodes[c]
             if n.parent != nil || n.rootOf != nil || n.presentedBy != nil { return .refused }   // two parents
+            if isBelow(p, anyOf: [c]) { return .refused }
             return .applied
         case .setRoot(let vc, let w):
             guard node(w, .window) != nil else { return .skipped }
@@ -349,6 +375,7 @@ struct TraitFlowModel {
                 // The presented view would contain its presenter's view.
                 if let av = nodes[a].view, viewAncestors(av).contains(v) { return .refused }
             }
+            if isBelow(a, anyOf: [b]) { return .refused }
             return .applied
         case .setWindowScene(let s, let w):
             guard node(w, .window) != nil else { return .skipped }
