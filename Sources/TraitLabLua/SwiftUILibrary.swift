@@ -168,13 +168,7 @@ extension LuaHost {
     }
 
     private func keySuggestion(for name: String) -> String {
-        let lower = name.lowercased()
-        var best: (String, Int)?
-        for k in world.environmentKeys.keys {
-            let d = editDistance(lower, k.name.lowercased())
-            if d <= 2, d < (best?.1 ?? Int.max) { best = (k.name, d) }
-        }
-        return best.map { " (did you mean '\($0.0)'?)" } ?? ""
+        didYouMean(name, among: world.environmentKeys.keys.map(\.name))
     }
 
     /// `swiftui.EnvironmentKey { name = "myAppTheme", default = "standard" [, type = ...] }`.

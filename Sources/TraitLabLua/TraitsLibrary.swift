@@ -86,13 +86,7 @@ extension LuaHost {
 
     /// " (did you mean 'x'?)" for a near miss among the registered properties.
     func suggestion(for p: String) -> String {
-        let lower = p.lowercased()
-        var best: (String, Int)?
-        for d in world.registry.definitions {
-            let dist = editDistance(lower, d.property.lowercased())
-            if dist <= 2, dist < (best?.1 ?? Int.max) { best = (d.property, dist) }
-        }
-        return best.map { " (did you mean '\($0.0)'?)" } ?? ""
+        didYouMean(p, among: world.registry.definitions.map(\.property))
     }
 
     /// The trait definitions in an array (or a single definition) at `i`.
@@ -486,6 +480,17 @@ extension LuaHost {
         if tc.entries.isEmpty { return "TraitCollection {}" }
         return "TraitCollection { " + tc.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ") + " }"
     }
+}
+
+/// " (did you mean 'x'?)" naming the closest of `names` within two edits, or "".
+func didYouMean(_ name: String, among names: [String]) -> String {
+    let lower = name.lowercased()
+    var best: (String, Int)?
+    for n in names {
+        let d = editDistance(lower, n.lowercased())
+        if d <= 2, d < (best?.1 ?? Int.max) { best = (n, d) }
+    }
+    return best.map { " (did you mean '\($0.0)'?)" } ?? ""
 }
 
 /// Levenshtein distance, for "did you mean" hints.
