@@ -94,7 +94,7 @@ final class RegistrationTests: XCTestCase {
 
     func testAnEmptyTraitListIsRefused() throws {
         let s = try Stage()
-        XCTAssertThrowsError(try s.rootView.registerForTraitChanges([]) { _, _ in }) { error in
+        XCTAssertThrowsError(try s.rootView.registerForTraitChanges([] as [TraitDefinition]) { _, _ in }) { error in
             XCTAssertTrue(message(of: error).contains("one or more traits"), message(of: error))
         }
         XCTAssertEqual(s.rootView.activeRegistrationCount, 0)
