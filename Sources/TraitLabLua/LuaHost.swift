@@ -344,10 +344,10 @@ public final class LuaHost {
         case is OverridesBox: return "TraitOverrides"
         case is ColorBox: return "Color"
         case is RegistrationBox: return "TraitChangeRegistration"
-        case let v as SwiftUIView: return v is Representable ? "swiftui.Representable" : "swiftui.View"
-        case is EnvironmentKeyDefinition: return "swiftui.EnvironmentKey"
-        case is HostingConfiguration: return "swiftui.HostingConfiguration"
-        case is EnvironmentValues: return "swiftui.EnvironmentValues"
+        case let v as SwiftUIView: return v.className
+        case is EnvironmentKeyDefinition: return "EnvironmentKey"
+        case is HostingConfiguration: return "HostingConfiguration"
+        case is EnvironmentValues: return "EnvironmentValues"
         default: return "userdata"
         }
     }

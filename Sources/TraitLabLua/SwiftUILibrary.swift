@@ -133,23 +133,15 @@ extension LuaHost {
     }
 
     /// The name of what is at `i`, knowing the SwiftUI objects.
-    fileprivate func swiftUITypeName(_ i: Int32) -> String {
-        if let v = L.box(i, as: SwiftUIView.self) { return v.className }
-        if L.box(i, as: EnvironmentKeyDefinition.self) != nil { return "EnvironmentKey" }
-        if L.box(i, as: EnvironmentValues.self) != nil { return "EnvironmentValues" }
-        if L.box(i, as: HostingConfiguration.self) != nil { return "HostingConfiguration" }
-        return L.typeName(i)
-    }
-
     fileprivate func swiftUITypeError(_ c: LuaCall, _ i: Int32, _ expected: String) -> LuaError {
-        c.argError(i, "\(expected) expected, got \(L.isNil(i) ? "no value" : swiftUITypeName(i))")
+        c.argError(i, "\(expected) expected, got \(L.isNil(i) ? "no value" : L.typeName(i))")
     }
 
     /// Checks that the table at `i` has only `fields`.
     private func checkFields(_ c: LuaCall, _ i: Int32, _ what: String, _ fields: [String]) throws {
         try L.forEachPair(i) {
             guard let k = L.string(-2), fields.contains(k) else {
-                let shown = L.string(-2).map { "'\($0)'" } ?? swiftUITypeName(-2)
+                let shown = L.string(-2).map { "'\($0)'" } ?? L.typeName(-2)
                 throw c.argError(i, "unknown field \(shown) in \(what) (fields: \(fields.joined(separator: ", ")))")
             }
         }
@@ -161,7 +153,7 @@ extension LuaHost {
     func environmentKey(at i: Int32) throws -> EnvironmentKeyDefinition {
         if let k = L.box(i, as: EnvironmentKeyDefinition.self) { return k }
         guard let name = L.string(i) else {
-            throw LuaError.message("expected an environment key or its name, got \(swiftUITypeName(i))")
+            throw LuaError.message("expected an environment key or its name, got \(L.typeName(i))")
         }
         if let k = world.environmentKeys.key(named: name) { return k }
         throw LuaError.message("unknown environment key '\(name)'\(keySuggestion(for: name))")
@@ -182,25 +174,8 @@ extension LuaHost {
         let defaultIndex = L.top
         _ = L.rawGet(1, "type")
         let typeIndex = L.top
-        let type: TraitValueType
-        var isOptional = false
-        if !L.isNil(typeIndex) {
-            type = try valueType(at: typeIndex, for: "environment key '\(name)'")
-            isOptional = L.isNil(defaultIndex)
-        } else {
-            switch lua_type(L, defaultIndex) {
-            case LUA_TBOOLEAN: type = .boolean
-            case LUA_TNUMBER: type = tl_isinteger(L, defaultIndex) != 0 ? .integer : .number
-            case LUA_TSTRING:
-                let s = L.string(defaultIndex) ?? ""
-                if let e = definedEnums.last(where: { $0.contains(s) }) { type = .enumeration(e) } else { type = .string }
-            case LUA_TTABLE: type = .table
-            case LUA_TNIL, LUA_TNONE:
-                throw LuaError.message("environment key '\(name)' needs a default value (or a type, for an optional key)")
-            default:
-                throw LuaError.message("environment key '\(name)': default must be plain data, got \(swiftUITypeName(defaultIndex))")
-            }
-        }
+        let (type, isOptional) = try declaredValueType(type: typeIndex, default: defaultIndex,
+                                                       of: "environment key '\(name)'", noun: "key")
         let key = try EnvironmentKeyDefinition(name: name, valueType: type, defaultValue: try traitValue(at: defaultIndex),
                                                isOptional: isOptional)
         key.owner = plugins.loading
@@ -220,19 +195,6 @@ extension LuaHost {
         return 1
     }
 
-    private func valueType(at i: Int32, for what: String) throws -> TraitValueType {
-        if let e = L.box(i, as: TraitEnum.self) { return .enumeration(e) }
-        switch L.string(i) {
-        case "boolean": return .boolean
-        case "integer": return .integer
-        case "number": return .number
-        case "string": return .string
-        case "table": return .table
-        case let s?: throw LuaError.message("\(what): unknown type '\(s)' (boolean, integer, number, string, table or an enum)")
-        case nil: throw LuaError.message("\(what): type must be a type name or an enum, got \(swiftUITypeName(i))")
-        }
-    }
-
     /// `swiftui.bridge(key, { read = function(traitCollection) end, write = function(mutableTraits, value) end })`.
     private func bridgeEnvironmentKey(_ c: LuaCall) throws -> Int32 {
         let key = try environmentKey(at: 1)
@@ -240,7 +202,7 @@ extension LuaHost {
         try checkFields(c, 2, "bridge", ["read", "write"])
         for f in ["read", "write"] {
             guard L.rawGet(2, f) == LUA_TFUNCTION else {
-                throw c.argError(2, "the bridge needs a '\(f)' function, got \(swiftUITypeName(-1) == "nil" ? "nil" : swiftUITypeName(-1))")
+                throw c.argError(2, "the bridge needs a '\(f)' function, got \(L.typeName(-1) == "nil" ? "nil" : L.typeName(-1))")
             }
             L.pop()
         }
@@ -332,7 +294,7 @@ extension LuaHost {
         let name = try optionalName(c)
         let bodyType = L.rawGet(1, "body")
         guard bodyType == LUA_TFUNCTION || bodyType == LUA_TNIL else {
-            throw c.argError(1, "body must be a function, got \(swiftUITypeName(-1))")
+            throw c.argError(1, "body must be a function, got \(L.typeName(-1))")
         }
         L.pop()
         let content = try contentViews(c)
@@ -352,7 +314,7 @@ extension LuaHost {
         switch L.rawGet(1, "name") {
         case LUA_TNIL: return nil
         case LUA_TSTRING: return L.string(-1)
-        default: throw c.argError(1, "name must be a string, got \(swiftUITypeName(-1))")
+        default: throw c.argError(1, "name must be a string, got \(L.typeName(-1))")
         }
     }
 
@@ -361,7 +323,7 @@ extension LuaHost {
         defer { L.pop() }
         let t = L.rawGet(1, "content")
         if t == LUA_TNIL { return [] }
-        guard t == LUA_TTABLE else { throw c.argError(1, "content must be an array of SwiftUI views, got \(swiftUITypeName(-1))") }
+        guard t == LUA_TTABLE else { throw c.argError(1, "content must be an array of SwiftUI views, got \(L.typeName(-1))") }
         let list = L.top
         var views: [SwiftUIView] = []
         let n = L.rawLength(list)
@@ -374,7 +336,7 @@ extension LuaHost {
             lua_rawgeti(L, list, lua_Integer(k))
             defer { L.pop() }
             guard let v = L.box(-1, as: SwiftUIView.self) else {
-                throw c.argError(1, "content item \(k) must be a SwiftUI view, got \(swiftUITypeName(-1))")
+                throw c.argError(1, "content item \(k) must be a SwiftUI view, got \(L.typeName(-1))")
             }
             views.append(v)
         }
@@ -389,12 +351,12 @@ extension LuaHost {
         try checkFields(c, 1, "swiftui.\(kind.rawValue)", ["name", makeName, updateName])
         let name = try optionalName(c)
         guard L.rawGet(1, makeName) == LUA_TFUNCTION else {
-            throw c.argError(1, "\(kind.rawValue) needs a '\(makeName)' function, got \(swiftUITypeName(-1))")
+            throw c.argError(1, "\(kind.rawValue) needs a '\(makeName)' function, got \(L.typeName(-1))")
         }
         L.pop()
         let updateType = L.rawGet(1, updateName)
         guard updateType == LUA_TFUNCTION || updateType == LUA_TNIL else {
-            throw c.argError(1, "\(updateName) must be a function, got \(swiftUITypeName(-1))")
+            throw c.argError(1, "\(updateName) must be a function, got \(L.typeName(-1))")
         }
         L.pop()
         weak var rep: Representable?
@@ -450,7 +412,7 @@ extension LuaHost {
         try call(1, results: 1)
         let expected = rep.kind == .viewController ? "a ui.ViewController" : "a ui.View"
         guard let root = L.box(-1, as: TraitEnvironment.self) else {
-            throw LuaError.message("\(function) of \(rep) must return \(expected), got \(swiftUITypeName(-1))")
+            throw LuaError.message("\(function) of \(rep) must return \(expected), got \(L.typeName(-1))")
         }
         // Kept from the representable's object while it is made (the tree holds it once placed).
         setUserValueField(u, "root")
@@ -502,7 +464,7 @@ extension LuaHost {
                 v.name = try c.string(3)
                 return 0
             }
-            throw LuaError.message("cannot set '\(c.L.string(2) ?? c.host.swiftUITypeName(2))' on \(v): SwiftUI views are read-only (set environment values with view:environment(key, value))")
+            throw LuaError.message("cannot set '\(c.L.string(2) ?? c.host.L.typeName(2))' on \(v): SwiftUI views are read-only (set environment values with view:environment(key, value))")
         }, tostring: { c in
             c.L.push(try view(c).description)
             return 1
@@ -545,7 +507,7 @@ extension LuaHost {
             var root: SwiftUIView?
             if !L.isNil(v) {
                 guard let view = L.box(v, as: SwiftUIView.self) else {
-                    throw LuaError.message("rootView must be a SwiftUI view, got \(swiftUITypeName(v))")
+                    throw LuaError.message("rootView must be a SwiftUI view, got \(L.typeName(v))")
                 }
                 root = view
             }
@@ -555,7 +517,7 @@ extension LuaHost {
             var cfg: HostingConfiguration?
             if !L.isNil(v) {
                 guard let c = L.box(v, as: HostingConfiguration.self) else {
-                    throw LuaError.message("contentConfiguration must be a swiftui.HostingConfiguration, got \(swiftUITypeName(v))")
+                    throw LuaError.message("contentConfiguration must be a swiftui.HostingConfiguration, got \(L.typeName(v))")
                 }
                 cfg = c
             }

@@ -329,38 +329,8 @@ extension LuaHost {
         }
         let defaultIndex = field("default")
         let typeIndex = field("type")
-        let hasDefault = !L.isNil(defaultIndex)
-        var type: TraitValueType
-        var isOptional = false
-        if !L.isNil(typeIndex) {
-            if let e = L.box(typeIndex, as: TraitEnum.self) {
-                type = .enumeration(e)
-            } else if let s = L.string(typeIndex) {
-                switch s {
-                case "boolean": type = .boolean
-                case "integer": type = .integer
-                case "number": type = .number
-                case "string": type = .string
-                case "table": type = .table
-                default: throw LuaError.message("trait '\(name)': unknown type '\(s)' (boolean, integer, number, string, table or an enum)")
-                }
-            } else {
-                throw LuaError.message("trait '\(name)': type must be a type name or an enum, got \(L.typeName(typeIndex))")
-            }
-            isOptional = !hasDefault
-        } else {
-            guard hasDefault else { throw LuaError.message("trait '\(name)' needs a default value (or a type, for an optional trait)") }
-            switch lua_type(L, defaultIndex) {
-            case LUA_TBOOLEAN: type = .boolean
-            case LUA_TNUMBER: type = tl_isinteger(L, defaultIndex) != 0 ? .integer : .number
-            case LUA_TSTRING:
-                // A default that is a case of a script-defined enum makes an enum trait.
-                let s = L.string(defaultIndex) ?? ""
-                if let e = definedEnums.last(where: { $0.contains(s) }) { type = .enumeration(e) } else { type = .string }
-            case LUA_TTABLE: type = .table
-            default: throw LuaError.message("trait '\(name)': default must be plain data, got \(L.typeName(defaultIndex))")
-            }
-        }
+        let (type, isOptional) = try declaredValueType(type: typeIndex, default: defaultIndex,
+                                                       of: "trait '\(name)'", noun: "trait")
         let identifierIndex = field("identifier")
         var identifier: String?
         if !L.isNil(identifierIndex) {
@@ -386,6 +356,40 @@ extension LuaHost {
                                       identifier: identifier, property: property, affectsColorAppearance: L.bool(affectsIndex))
         def.owner = owner
         return def
+    }
+
+    /// The value type and optionality a `type`/`default` pair declares, for
+    /// `traits.define` and `swiftui.EnvironmentKey`: `type` is a type name or an
+    /// enum (no default then means optional); otherwise the default's type, where
+    /// a string that is a case of a script-defined enum makes an enum. `what`
+    /// ("trait 'Theme'") and `noun` ("trait") word the errors.
+    func declaredValueType(type typeIndex: Int32, default defaultIndex: Int32,
+                           of what: String, noun: String) throws -> (TraitValueType, Bool) {
+        if !L.isNil(typeIndex) {
+            if let e = L.box(typeIndex, as: TraitEnum.self) { return (.enumeration(e), L.isNil(defaultIndex)) }
+            guard let s = L.string(typeIndex) else {
+                throw LuaError.message("\(what): type must be a type name or an enum, got \(L.typeName(typeIndex))")
+            }
+            let named: [String: TraitValueType] = ["boolean": .boolean, "integer": .integer, "number": .number,
+                                                   "string": .string, "table": .table]
+            guard let type = named[s] else {
+                throw LuaError.message("\(what): unknown type '\(s)' (boolean, integer, number, string, table or an enum)")
+            }
+            return (type, L.isNil(defaultIndex))
+        }
+        switch lua_type(L, defaultIndex) {
+        case LUA_TBOOLEAN: return (.boolean, false)
+        case LUA_TNUMBER: return (tl_isinteger(L, defaultIndex) != 0 ? .integer : .number, false)
+        case LUA_TSTRING:
+            let s = L.string(defaultIndex) ?? ""
+            if let e = definedEnums.last(where: { $0.contains(s) }) { return (.enumeration(e), false) }
+            return (.string, false)
+        case LUA_TTABLE: return (.table, false)
+        case LUA_TNIL, LUA_TNONE:
+            throw LuaError.message("\(what) needs a default value (or a type, for an optional \(noun))")
+        default:
+            throw LuaError.message("\(what): default must be plain data, got \(L.typeName(defaultIndex))")
+        }
     }
 
     private func definitionField(_ c: LuaCall) throws -> Int32 {
