@@ -113,9 +113,9 @@ enum BoxKind: Int32 {
 // MARK: - Stack helpers
 
 extension LuaStatePointer {
-    var top: Int32 { lua_gettop(self) }
-    func setTop(_ n: Int32) { lua_settop(self, n) }
-    func pop(_ n: Int32 = 1) { tl_pop(self, n) }
+    public var top: Int32 { lua_gettop(self) }
+    public func setTop(_ n: Int32) { lua_settop(self, n) }
+    public func pop(_ n: Int32 = 1) { tl_pop(self, n) }
     func type(_ i: Int32) -> Int32 { lua_type(self, i) }
     func isNil(_ i: Int32) -> Bool { lua_type(self, i) <= 0 }
     func absIndex(_ i: Int32) -> Int32 { lua_absindex(self, i) }
@@ -129,7 +129,7 @@ extension LuaStatePointer {
         }
     }
 
-    func push(_ s: String) {
+    public func push(_ s: String) {
         var s = s
         s.withUTF8 { buf in
             _ = buf.withMemoryRebound(to: CChar.self) { lua_pushlstring(self, $0.baseAddress, $0.count) }
@@ -173,13 +173,16 @@ extension LuaStatePointer {
         return String(cString: lua_typename(self, lua_type(self, i)))
     }
 
-    func rawGet(_ table: Int32, _ key: String) -> Int32 {
+    /// Pushes `t[key]` without metamethods and returns its type.
+    @discardableResult
+    public func rawGet(_ table: Int32, _ key: String) -> Int32 {
         let t = absIndex(table)
         push(key)
         return lua_rawget(self, t)
     }
 
-    func rawSet(_ table: Int32, _ key: String) {
+    /// `t[key] = top`, raw; pops the value.
+    public func rawSet(_ table: Int32, _ key: String) {
         let t = absIndex(table)
         push(key)
         tl_insert(self, -2)

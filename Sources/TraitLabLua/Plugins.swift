@@ -293,12 +293,12 @@ extension LuaHost {
 }
 
 /// "a/b/c.lua" -> "a/b"; "c.lua" -> ".".
-func directory(of path: String) -> String {
+public func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
-func isDirectory(_ path: String) -> Bool {
+public func isDirectory(_ path: String) -> Bool {
     var st = stat()
     return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }

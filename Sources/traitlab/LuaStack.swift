@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 
-// The few stack operations the command line needs, over the C API. Each one
+// The few stack operations only the command line needs, over the C API. Each one
 // is non-raising: the tool's own Swift code runs with the shim's "innermost
 // frame is Swift" flag set, so allocations here never fail with a longjmp, and
 // nothing here calls a metamethod. Anything that runs Lua goes through
@@ -9,18 +9,8 @@ import CLuaShim
 
 typealias LuaState = OpaquePointer
 
+// Stack basics (top, pop, push, rawGet, rawSet) come from TraitLabLua.
 extension LuaState {
-    var top: Int32 { lua_gettop(self) }
-    func setTop(_ n: Int32) { lua_settop(self, n) }
-    func pop(_ n: Int32 = 1) { tl_pop(self, n) }
-
-    func push(_ s: String) {
-        var s = s
-        s.withUTF8 { buf in
-            _ = buf.withMemoryRebound(to: CChar.self) { lua_pushlstring(self, $0.baseAddress, $0.count) }
-        }
-    }
-
     /// The string at `i` when it is a string or a number (as `lua_tostring`
     /// converts it, in place, which is harmless for values we own).
     func string(_ i: Int32) -> String? {
@@ -37,22 +27,6 @@ extension LuaState {
 
     /// Pushes the globals table.
     func pushGlobals() { lua_rawgeti(self, tl_registryindex(), lua_Integer(LUA_RIDX_GLOBALS)) }
-
-    /// Pushes `t[key]` without metamethods and returns its type.
-    @discardableResult
-    func rawGet(_ t: Int32, _ key: String) -> Int32 {
-        let t = lua_absindex(self, t)
-        push(key)
-        return lua_rawget(self, t)
-    }
-
-    /// `t[key] = top`, raw; pops the value.
-    func rawSet(_ t: Int32, _ key: String) {
-        let t = lua_absindex(self, t)
-        push(key)
-        tl_insert(self, -2)
-        lua_rawset(self, t)
-    }
 
     /// Loads a chunk from memory without running it; returns a Lua status
     /// with the function or the error message on top.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TraitLabLua
 
 // `traitlab module-path`: the folder to put on LUA_CPATH so that the stock
 // lua5.4 finds TraitLab as `require "traitlab"`.
@@ -20,7 +21,7 @@ func printModulePath(_ args: [String]) -> Int32 {
         message("module-path: cannot find the traitlab executable (/proc/self/exe)")
         return 1
     }
-    let binDir = parentFolder(exe)
+    let binDir = directory(of: exe)
     guard access(binDir + "/" + libraryName, R_OK) == 0 else {
         message("module-path: \(binDir)/\(libraryName) is missing; build the TraitLabModule product (swift build)")
         return 1
@@ -40,11 +41,6 @@ func executablePath() -> String? {
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard n > 0 else { return nil }
     return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
-private func parentFolder(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
 }
 
 /// Creates `folder` and the symlink if needed; replaces a link that points

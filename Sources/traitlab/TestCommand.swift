@@ -111,10 +111,10 @@ private struct HelpRequest: Error {}
 /// *_spec.lua (skipping hidden and build folders), files are always taken.
 private func discoverSpecs(_ paths: [String]) throws -> [String] {
     var roots = paths
-    if roots.isEmpty { roots = [isFolder("spec") ? "spec" : "."] }
+    if roots.isEmpty { roots = [isDirectory("spec") ? "spec" : "."] }
     var found: [String] = []
     for root in roots {
-        if isFolder(root) {
+        if isDirectory(root) {
             found += specFiles(in: root)
         } else if access(root, R_OK) == 0 {
             found.append(root)
@@ -124,11 +124,6 @@ private func discoverSpecs(_ paths: [String]) throws -> [String] {
     }
     var seen = Set<String>()
     return found.filter { seen.insert($0).inserted }
-}
-
-private func isFolder(_ path: String) -> Bool {
-    var st = stat()
-    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
 }
 
 private func specFiles(in folder: String) -> [String] {
@@ -141,7 +136,7 @@ private func specFiles(in folder: String) -> [String] {
         }
         if name.hasPrefix(".") { continue }
         let path = folder == "." ? name : folder + "/" + name
-        if isFolder(path) {
+        if isDirectory(path) {
             if !name.hasPrefix(".build") && name != "node_modules" { folders.append(path) }
         } else if name.hasSuffix("_spec.lua") {
             files.append(path)
