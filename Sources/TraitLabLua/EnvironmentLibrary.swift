@@ -297,6 +297,9 @@ extension LuaHost {
         case .windows: if let s = env as? WindowScene { pushList(s.windows) } else { L.pushNil() }
         case .screen: pushOpt((env as? WindowScene)?.screen)
         case .backgroundColor:
+            // The object that was assigned (it keeps a dynamic color's function alive).
+            pushFields(1)
+            if L.rawGet(-1, "__backgroundColor") == LUA_TUSERDATA { return 1 }
             if let color = view?.backgroundColor { pushColor(color) } else { L.pushNil() }
         case .traitParent: pushOpt(env.traitParent)
         case .traitChildren: pushList(env.traitChildren)
@@ -338,11 +341,17 @@ extension LuaHost {
             w.setWindowScene(s)
         case .backgroundColor:
             guard let view = env as? View else { throw notHere() }
-            if L.isNil(v) { view.backgroundColor = nil; return }
-            guard let color = L.box(v, as: ColorBox.self) else {
+            let color = L.box(v, as: ColorBox.self)
+            if color == nil && !L.isNil(v) {
                 throw LuaError.message("backgroundColor must be a ui.Color, got \(L.typeName(v))")
             }
-            view.backgroundColor = color.value
+            view.backgroundColor = color?.value
+            // The view's Lua object keeps the color object (and a dynamic color's
+            // function) alive: a function capturing the view is a Lua-only cycle.
+            pushFields(object)
+            L.pushValue(v)
+            L.rawSet(-2, "__backgroundColor")
+            L.pop()
         case .rootView, .contentConfiguration:
             try setHostingProperty(p.key, of: env, object: object, value: v)
         default:

@@ -117,12 +117,17 @@ extension LuaHost {
         let color = L.top
         L.pushFunction(LuaFunctions.id("ui.Color.dynamic", { c in
             try c.function(1)
+            // The function belongs to the color object (its user value); Swift
+            // finds it through a weak table, so a function that captures the
+            // view using the color is a Lua-only cycle.
+            let provider = DynamicColorFunction(host: c.host)
+            c.L.registryGet(c.host.refs.dynamicColorFunctions)
             c.L.pushValue(1)
-            let ref = c.L.ref()
-            let host = c.host
-            let provider = LuaFunctionRef(host: host, ref: ref)
-            let dynamic = DynamicColor { [provider] tc in try provider.resolve(tc) }
-            c.host.pushColor(.dynamic(dynamic))
+            lua_rawseti(c.L, -2, lua_Integer(provider.id))
+            c.L.pop()
+            c.host.pushColor(.dynamic(DynamicColor { [provider] tc in try provider.resolve(tc) }))
+            c.L.pushValue(1)
+            _ = tl_setuservalue(c.L, -2)
             return 1
         }))
         L.rawSet(color, "dynamic")
@@ -194,7 +199,7 @@ extension LuaHost {
     }
 
     func pushColor(_ v: ColorValue) {
-        L.pushBox(ColorBox(v), kind: .color)
+        L.pushBox(ColorBox(v), kind: .color, userValues: 1)
         L.registryGet(refs.colorMeta)
         lua_setmetatable(L, -2)
     }
@@ -229,23 +234,28 @@ extension LuaHost {
     }
 }
 
-/// A Lua function held from Swift (a dynamic color's provider). Released with
-/// the Swift object; its host must outlive it.
-final class LuaFunctionRef {
+/// The Lua function of a dynamic color, found by number in a weak table (the
+/// color object's user value keeps it alive).
+final class DynamicColorFunction {
+    nonisolated(unsafe) private static var nextID = 1
     weak var host: LuaHost?
-    let ref: Int32
-    init(host: LuaHost, ref: Int32) {
+    let id: Int
+
+    init(host: LuaHost) {
         self.host = host
-        self.ref = ref
+        id = DynamicColorFunction.nextID
+        DynamicColorFunction.nextID += 1
     }
-    deinit { if let host, !host.isClosed { host.L.unref(ref) } }
 
     func resolve(_ tc: TraitCollection) throws -> Color {
-        guard let host else { throw LuaError.message("the Lua state of this dynamic color is closed") }
+        guard let host, !host.isClosed else { throw LuaError.message("the Lua state of this dynamic color is closed") }
         let L = host.L
         let base = L.top
         defer { L.setTop(base) }
-        L.registryGet(ref)
+        L.registryGet(host.refs.dynamicColorFunctions)
+        guard lua_rawgeti(L, -1, lua_Integer(id)) == LUA_TFUNCTION else {
+            throw LuaError.message("this dynamic color's function was collected (keep the ui.Color object referenced)")
+        }
         host.push(tc)
         try host.call(1, results: 1)
         guard let box = L.box(-1, as: ColorBox.self) else {

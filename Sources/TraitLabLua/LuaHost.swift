@@ -58,6 +58,7 @@ public final class LuaHost {
         var envToString: Int32 = LUA_NOREF
         var library: Int32 = LUA_NOREF      // { traits, ui, swiftui, plugins }
         var next: Int32 = LUA_NOREF         // the standard `next`, for __pairs
+        var dynamicColorFunctions: Int32 = LUA_NOREF  // id -> function (weak values)
         var baseClasses: [EnvironmentKind: Int32] = [:]
     }
 
@@ -156,6 +157,7 @@ public final class LuaHost {
         refs.collectionBoxes = table(mode: "k")
         refs.collectionCache = table(mode: "v")
         refs.definitions = table(mode: nil)
+        refs.dynamicColorFunctions = table(mode: "v")
         refs.classes = table(mode: nil)
     }
 

@@ -184,6 +184,24 @@ describe("colors", function()
     assert.has_error(function() bad:resolvedColor(traits.collection {}) end)
   end)
 
+  it("let a view whose dynamic color captures the view be collected, and keep the color while the view lives", function()
+    collectgarbage()
+    local before = ui.stats().environments
+    local function make()
+      local v = ui.View {}
+      v.backgroundColor = ui.Color.dynamic(function(tc) local _ = v; return ui.Color("#123456") end)
+    end
+    make()
+    collectgarbage()
+    assert.are.equal(before, ui.stats().environments)
+
+    local kept = ui.View {}
+    kept.backgroundColor = ui.Color.dynamic(function() return ui.Color("#654321") end)
+    collectgarbage()
+    assert.are.equal("#654321", kept.backgroundColor:resolvedColor(traits.collection {}).hex)
+    assert.are.equal(kept.backgroundColor, kept.backgroundColor)
+  end)
+
   it("redraw a view when a color-appearance trait changes, and only then", function()
     local Theme = traits.define { name = "ColorTheme", default = "a", affectsColorAppearance = true }
     local Plain = traits.define { name = "PlainTrait", default = "a" }
