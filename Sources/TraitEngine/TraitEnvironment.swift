@@ -73,6 +73,10 @@ open class TraitEnvironment: CustomStringConvertible {
     @exclusivity(unchecked) private var trackedBox: TrackedTraitsBox?
     /// SwiftUI content hosted here, updated right after this environment's traits.
     @exclusivity(unchecked) var hostedContent: HostedContent?
+    /// The collection before the update numbered ``changedInUpdate`` first changed
+    /// it (kept for dumps and pictures: "changed in the last update").
+    @exclusivity(unchecked) var previousCollection: TraitCollection?
+    @exclusivity(unchecked) var changedInUpdate = 0
 
     public let world: TraitWorld
     /// A user-visible name for dumps and messages.
@@ -338,6 +342,25 @@ open class TraitEnvironment: CustomStringConvertible {
         }
         try body()
     }
+
+    // MARK: Recent changes
+
+    /// The collection as it was before the world's most recent trait update
+    /// (``TraitWorld/updateNumber``), when that update changed this
+    /// environment's collection; nil when it did not.
+    public var traitCollectionBeforeLastUpdate: TraitCollection? {
+        changedInUpdate == world.updateNumber && changedInUpdate != 0 ? previousCollection : nil
+    }
+
+    /// The traits whose value the world's most recent trait update changed
+    /// here (net: a value changed and changed back is not listed), sorted by id.
+    public var traitsChangedInLastUpdate: [TraitDefinition] {
+        traitCollectionBeforeLastUpdate.map { traitCollection.changedTraits(from: $0) } ?? []
+    }
+
+    /// Whether a trait update is pending here (overrides set or structure
+    /// changed since the last update reached this environment).
+    public var needsTraitUpdate: Bool { pending.contains(.traits) }
 
     // MARK: Description
 
