@@ -371,21 +371,34 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 }
 
-/// Releases environments one at a time. An owner's deinit hands what it held
-/// here instead of letting Swift release it in place, so freeing a deep
-/// subtree runs each deinit in turn from one loop rather than nested a
-/// thousand levels deep on the thread's stack.
+/// Releases environments one at a time. An owner's deinit moves what it held
+/// here (its stored references are emptied first, so that the graveyard holds
+/// the last reference) instead of letting Swift release it in place, so
+/// freeing a deep subtree runs each deinit in turn from one loop rather than
+/// nested thousands of levels deep on the thread's stack.
 enum Graveyard {
     nonisolated(unsafe) private static var pending: [TraitEnvironment] = []
     nonisolated(unsafe) private static var draining = false
 
-    static func bury<S: Sequence>(_ envs: S) where S.Element: TraitEnvironment {
-        for e in envs { pending.append(e) }
+    /// Moves the environments out of `held` (which is left empty).
+    static func take<T: TraitEnvironment>(_ held: inout [T]) {
+        for e in held { pending.append(e) }
+        held = []
+    }
+
+    /// Moves the environment out of `held` (which is left nil).
+    static func take<T: TraitEnvironment>(_ held: inout T?) {
+        if let e = held { pending.append(e) }
+        held = nil
+    }
+
+    /// Releases what was taken, unless an outer call is already doing so.
+    static func drain() {
         guard !draining else { return }
         draining = true
         defer { draining = false }
         while !pending.isEmpty {
-            // Released at the end of this statement; its deinit may bury more.
+            // Released at the end of this statement; its deinit may take more.
             _ = pending.removeLast()
         }
     }

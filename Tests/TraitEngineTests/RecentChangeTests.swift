@@ -1,0 +1,54 @@
+@testable import TraitEngine
+import XCTest
+
+/// What dumps and pictures mark as "changed in the last update", and freeing
+/// trees far deeper than the thread's stack.
+final class RecentChangeTests: XCTestCase {
+    func testTheLastUpdateRemembersWhatChangedAndWhatItWas() throws {
+        let stage = try Stage()
+        let card = View(world: stage.world)
+        try stage.rootView.addSubview(card)
+        try stage.world.update()
+        try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+        try stage.world.update()
+        XCTAssertEqual(card.traitsChangedInLastUpdate.map(\.property), ["userInterfaceStyle"])
+        XCTAssertEqual(card.traitCollectionBeforeLastUpdate?[Sys.userInterfaceStyle], .string("light"))
+        // An update that changes something else clears the marks here.
+        try card.setTraitOverride(Sys.horizontalSizeClass, .string("regular"))
+        try stage.world.update()
+        XCTAssertEqual(card.traitsChangedInLastUpdate.map(\.property), ["horizontalSizeClass"])
+        XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), [])
+        // An update with nothing to do keeps them.
+        try stage.world.update()
+        XCTAssertEqual(card.traitsChangedInLastUpdate.map(\.property), ["horizontalSizeClass"])
+    }
+
+    func testAValueChangedAndChangedBackInOneUpdateIsNotMarked() throws {
+        let stage = try Stage()
+        try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+        try stage.rootView.updateTraitsIfNeeded()   // its own trait update
+        XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), ["userInterfaceStyle"])
+        try stage.world.update()
+        try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("light"))
+        try stage.root.registerForTraitChanges([Sys.userInterfaceStyle]) { env, _ in
+            if env.traitCollection[Sys.userInterfaceStyle] == .string("light") {
+                try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+            }
+        }
+        try stage.world.update()   // light, then dark again in a second pass
+        XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), [])
+    }
+
+    func testFreeingAChainFarDeeperThanTheStackDoesNotRecurse() {
+        let world = TraitWorld()
+        var top = View(world: world)
+        for _ in 0..<200_000 {
+            let parent = View(world: world)
+            try? parent.addSubview(top)
+            top = parent
+        }
+        XCTAssertEqual(world.stats.environments, 200_001)
+        top = View(world: world)
+        XCTAssertEqual(world.stats.environments, 1)
+    }
+}
