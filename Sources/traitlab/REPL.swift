@@ -198,6 +198,8 @@ final class REPL {
             }
         case ":why":
             why(rest)
+        case ":picture":
+            picture(rest)
         case ":plugins":
             runLibraryCode(listPluginsCode)
         case ":reload":
@@ -218,15 +220,73 @@ final class REPL {
         return true
     }
 
-    /// `:tree [expr]`: ui.dump of expr, or of every connected window scene.
-    private func tree(_ expr: String) {
+    /// `:tree [full] [expr]`: ui.dump of expr, or of every connected window scene.
+    private func tree(_ args: String) {
+        var expr = args
+        let full = args == "full" || args.hasPrefix("full ")
+        if full { expr = trim(String(args.dropFirst(4))) }
         if !expr.isEmpty {
-            if let env = environment(from: expr) { writeOut(host.treeDescription(of: env)) }
+            if let env = environment(from: expr) { writeOut(host.treeDescription(of: env, full: full)) }
             return
         }
         let scenes = host.world.connectedScenes
         if scenes.isEmpty { writeOut(style.dim("(no connected window scenes: make one with ui.WindowScene {})") + "\n") }
-        for scene in scenes { writeOut(host.treeDescription(of: scene)) }
+        for scene in scenes { writeOut(host.treeDescription(of: scene, full: full)) }
+    }
+
+    private var picturesWritten = 0
+
+    /// `:picture [expr] [path.svg|path.png] [Trait]`: ui.picture of expr (by
+    /// default the connected scene, or the screen holding them all) into path
+    /// (by default a new file in $TMPDIR), then prints the path.
+    private func picture(_ args: String) {
+        var words = args.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var trait: TraitDefinition?
+        if words.count >= 1, let d = definition(named: words[words.count - 1], in: host.world.registry) {
+            trait = d
+            words.removeLast()
+        }
+        var path: String?
+        // A last word ending in .svg or .png, or any last word after an
+        // expression, is the file (ui.picture says which names it takes).
+        if let last = words.last, words.count >= 2 || last.lowercased().hasSuffix(".svg") || last.lowercased().hasSuffix(".png") {
+            path = last
+            words.removeLast()
+        }
+        let expr = words.joined(separator: " ")
+        let env: TraitEnvironment
+        if !expr.isEmpty {
+            guard let e = environment(from: expr) else { return }
+            env = e
+        } else {
+            let scenes = host.world.connectedScenes
+            guard let first = scenes.first else {
+                message(style.error("no connected window scene; give an environment: :picture view"), withProgramName: false)
+                return
+            }
+            env = scenes.count == 1 ? first : first.screen
+        }
+        let target = path ?? defaultPicturePath()
+        do {
+            let written = try host.picture(of: env, path: target, trait: trait)
+            writeOut(absolutePath(written) + "\n")
+        } catch let error as LuaError {
+            message(style.error(error.text), withProgramName: false)
+        } catch {
+            message(style.error("\(error)"), withProgramName: false)
+        }
+    }
+
+    private func defaultPicturePath() -> String {
+        picturesWritten += 1
+        let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(dir)/traitlab-\(getpid())-\(picturesWritten).svg"
+    }
+
+    private func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
     }
 
     /// `:why expr TraitName`.
@@ -302,9 +362,11 @@ final class REPL {
 
         """
         let commands: [(String, String)] = [
-            (":tree [expr]", "the trait tree below expr (default: every connected window scene)"),
+            (":tree [full] [expr]", "the trait tree below expr (default: every connected window scene)"),
             (":traits [expr]", "every trait of an environment and where its value comes from"),
             (":why expr Trait", "the chain of environments that produced one trait's value"),
+            (":picture [expr] [file]", "the tree drawn by Graphviz into an .svg or .png (default: in $TMPDIR)"),
+            ("  ... [Trait]", "with how that trait's values flow (:why as a picture)"),
             (":plugins", "the loaded plugins"),
             (":reload [name]", "run a plugin again (default: every loaded plugin)"),
             (":trace on|off", "print updates, handlers and lifecycle callbacks as they happen"),
@@ -313,7 +375,7 @@ final class REPL {
             (":help", "this text"),
             (":quit", "leave (Ctrl-D works too)"),
         ]
-        return keys + "Commands:\n" + commands.map { "  " + $0.0 + String(repeating: " ", count: max(1, 22 - $0.0.count)) + $0.1 }
+        return keys + "Commands:\n" + commands.map { "  " + $0.0 + String(repeating: " ", count: max(1, 24 - $0.0.count)) + $0.1 }
             .joined(separator: "\n") + "\n"
     }
 }
