@@ -74,7 +74,8 @@ open class TraitEnvironment: CustomStringConvertible {
     /// SwiftUI content hosted here, updated right after this environment's traits.
     @exclusivity(unchecked) var hostedContent: HostedContent?
     /// The collection before the update numbered ``changedInUpdate`` first changed
-    /// it (kept for dumps and pictures: "changed in the last update").
+    /// it (kept for dumps and pictures: "changed in the last update"); nil when
+    /// that update gave the environment its first collection.
     @exclusivity(unchecked) var previousCollection: TraitCollection?
     @exclusivity(unchecked) var changedInUpdate = 0
 

@@ -372,8 +372,10 @@ public final class TraitWorld {
         if diff.ids.isEmpty { return }
         e.traitCollection = new
         if e.changedInUpdate != updateNumber {
+            // An environment's first collection is no change to point out
+            // (everything was "unspecified" before it joined a scene).
+            e.previousCollection = e.changedInUpdate == 0 ? nil : old
             e.changedInUpdate = updateNumber
-            e.previousCollection = old
         }
         if e.isExposed { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1

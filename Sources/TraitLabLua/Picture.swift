@@ -97,12 +97,10 @@ struct TreePicture {
         var s = "<B>\(html(clipped(e.description, to: 60)))</B><BR/>"
         if e.needsTraitUpdate { s += "<I>update pending</I><BR/>" }
         for o in e.traitOverrideEntries { s += line("override ", o.definition, o.value, colour: "#8a5a00") }
-        let shown: [TraitDefinition]
-        if let parent {
-            shown = tc.changedTraits(from: parent.traitCollection).filter { e.traitOverride($0) != tc.rawValue($0) }
-        } else {
-            shown = tc.entries.map(\.definition)
-        }
+        // What the overrides lines do not already say: differences from the
+        // parent, or for the root its non-default traits.
+        let candidates = parent.map { tc.changedTraits(from: $0.traitCollection) } ?? tc.entries.map(\.definition)
+        let shown = candidates.filter { e.traitOverride($0) != tc.rawValue($0) }
         for d in shown where d !== trait { s += line("", d, tc.rawValue(d), colour: nil) }
         // What else changed here in the last update (inherited), so a red border always says what.
         for d in e.traitsChangedInLastUpdate where d !== trait && !shown.contains(where: { $0 === d }) && !e.containsTraitOverride(d) {

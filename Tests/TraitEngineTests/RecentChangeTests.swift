@@ -9,6 +9,9 @@ final class RecentChangeTests: XCTestCase {
         let card = View(world: stage.world)
         try stage.rootView.addSubview(card)
         try stage.world.update()
+        // Its first collection is not a change (everything was "unspecified").
+        XCTAssertEqual(card.traitsChangedInLastUpdate.map(\.property), [])
+        XCTAssertNil(card.traitCollectionBeforeLastUpdate)
         try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
         try stage.world.update()
         XCTAssertEqual(card.traitsChangedInLastUpdate.map(\.property), ["userInterfaceStyle"])
