@@ -79,7 +79,7 @@ struct TextTreeDump {
     var width = 100
 
     /// Levels of indentation drawn before the rest is elided as `…(N)`.
-    var maximumIndentLevels: Int { max(4, (width - 40) / 3) }
+    var maximumIndentLevels: Int { max(2, (width - 40) / 3) }
 
     func render(_ root: TraitEnvironment) -> String {
         var out = ""
@@ -130,9 +130,9 @@ struct TextTreeDump {
         } else {
             traits = tc.entries.map { item($0.definition, $0.value) }
         }
-        let room = max(20, width - blockPrefix.count)
-        var head = linePrefix + clipped(e.description, to: max(20, width - linePrefix.count))
-        if e.needsTraitUpdate { head += "  (update pending)" }
+        let room = max(12, width - blockPrefix.count)
+        let pending = e.needsTraitUpdate ? "  (update pending)" : ""
+        let head = linePrefix + clipped(e.description, to: max(8, width - linePrefix.count - pending.count)) + pending
         let oneLine = overrides.isEmpty ? "" : "  overrides { " + overrides.joined(separator: ", ") + " }"
         if head.count + oneLine.count <= width {
             out += head + oneLine + "\n"
