@@ -52,9 +52,14 @@ func clampedDumpWidth(_ n: Int) -> Int { min(max(n, 40), 10_000) }
 
 /// A value as dumps show it: control characters escaped, so one value never
 /// breaks a line.
-func shownValue(_ v: TraitValue) -> String {
+func shownValue(_ v: TraitValue) -> String { printable(describe(v)) }
+
+/// `s` with control characters escaped (`\n`, `\x1b`): names and values
+/// are the script's, and must not break a dump's lines or a Graphviz file.
+func printable(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else { return s }
     var out = ""
-    for ch in describe(v).unicodeScalars {
+    for ch in s.unicodeScalars {
         switch ch {
         case "\n": out += "\\n"
         case "\r": out += "\\r"
@@ -132,7 +137,7 @@ struct TextTreeDump {
         }
         let room = max(12, width - blockPrefix.count)
         let pending = e.needsTraitUpdate ? "  (update pending)" : ""
-        let head = linePrefix + clipped(e.description, to: max(8, width - linePrefix.count - pending.count)) + pending
+        let head = linePrefix + clipped(printable(e.description), to: max(8, width - linePrefix.count - pending.count)) + pending
         let oneLine = overrides.isEmpty ? "" : "  overrides { " + overrides.joined(separator: ", ") + " }"
         if head.count + oneLine.count <= width {
             out += head + oneLine + "\n"

@@ -145,7 +145,7 @@ struct TreePicture {
 /// Text for a Graphviz HTML-like label.
 func html(_ s: String) -> String {
     var out = ""
-    for ch in s {
+    for ch in printable(s) {
         switch ch {
         case "&": out += "&amp;"
         case "<": out += "&lt;"

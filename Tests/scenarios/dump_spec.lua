@@ -313,6 +313,21 @@ describe("ui.picture", function()
     os.remove(dir)
   end)
 
+  it("draws hostile names and values as text", function()
+    local scene = ui.WindowScene {}
+    local window = ui.Window { windowScene = scene, name = 'w"]; n0 -> n0; <b>\0\n\27[31m' }
+    window:addSubview(ui.View { name = "}\n}\n digraph x {" })
+    ui.update()
+    local tree = ui.dump(scene, "tree", 100)
+    assert.matches('└─ Window "w"]; n0 %-> n0; <b>\\x0\\n\\x1b%[31m"\n', tree)
+    assert.are.equal(10, #lines(tree))   -- scene (1 line and 7 of traits), window, view: no extra lines
+    local path = temp_path(".svg")
+    ui.picture(scene, path)
+    local svg = read_file(path)
+    os.remove(path)
+    assert.is_truthy(svg:find("&lt;b&gt;\\x0\\n", 1, true))
+  end)
+
   it("refuses a tree too big to draw", function()
     local scene = ui.WindowScene {}
     local window = ui.Window { windowScene = scene }
