@@ -348,7 +348,9 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// The collection as it was before the world's most recent trait update
     /// (``TraitWorld/updateNumber``), when that update changed this
-    /// environment's collection; nil when it did not.
+    /// environment's collection; nil when it did not, when it gave the
+    /// environment its first collection, or when the world does not record
+    /// changes (``TraitWorld/recordsRecentChanges``).
     public var traitCollectionBeforeLastUpdate: TraitCollection? {
         changedInUpdate == world.updateNumber && changedInUpdate != 0 ? previousCollection : nil
     }

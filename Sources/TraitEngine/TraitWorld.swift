@@ -76,6 +76,12 @@ public final class TraitWorld {
     /// `updateTraitsIfNeeded` outside one. Environments remember the number of
     /// the update that last changed them.
     public private(set) var updateNumber = 0
+    /// Whether environments keep their collection from before the last update
+    /// that changed them (``TraitEnvironment/traitsChangedInLastUpdate``, the
+    /// "(was ...)" of dumps). Off by default: it costs about 140 instructions
+    /// per changed environment, 18% of propagation (docs/performance.md). The
+    /// Lua host turns it on.
+    @exclusivity(unchecked) public var recordsRecentChanges = false
     private var isUpdating = false
 
     public init() {}
@@ -371,10 +377,10 @@ public final class TraitWorld {
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
         e.traitCollection = new
-        if e.changedInUpdate != updateNumber {
+        if recordsRecentChanges && e.changedInUpdate != updateNumber {
             // An environment's first collection is no change to point out
             // (everything was "unspecified" before it joined a scene).
-            e.previousCollection = e.changedInUpdate == 0 ? nil : old
+            e.previousCollection = old === TraitCollection.empty ? nil : old
             e.changedInUpdate = updateNumber
         }
         if e.isExposed { delegate?.environmentDidUpdateTraits(e) }

@@ -96,7 +96,7 @@ struct TextTreeDump {
             lastFlags.append(isLast)
             let linePrefix = depth == 0 ? "" : indentation(lastFlags, through: depth - 1) + (isLast ? "└─ " : "├─ ")
             let blockPrefix = indentation(lastFlags, through: depth) + (children.isEmpty ? "   " : "│  ")
-            render(e, parent: parent, isRoot: depth == 0, linePrefix: linePrefix, blockPrefix: blockPrefix, into: &out)
+            render(e, parent: parent, linePrefix: linePrefix, blockPrefix: blockPrefix, into: &out)
         }
         return out
     }
@@ -115,7 +115,9 @@ struct TextTreeDump {
         return s
     }
 
-    private func render(_ e: TraitEnvironment, parent: TraitEnvironment?, isRoot: Bool,
+    /// One environment: its line (with its overrides when they fit), then its
+    /// overrides and traits wrapped below it.
+    private func render(_ e: TraitEnvironment, parent: TraitEnvironment?,
                         linePrefix: String, blockPrefix: String, into out: inout String) {
         let tc = e.traitCollection
         let before = e.traitCollectionBeforeLastUpdate
@@ -128,7 +130,7 @@ struct TextTreeDump {
         }
         let overrides = e.traitOverrideEntries.map { item($0.definition, $0.value) }
         let traits: [String]
-        if let parent, !full, !isRoot {
+        if let parent, !full {
             traits = tc.changedTraits(from: parent.traitCollection)
                 .filter { d in e.traitOverride(d) != tc.rawValue(d) }
                 .map { item($0, tc.rawValue($0)) }
@@ -145,7 +147,7 @@ struct TextTreeDump {
             out += head + "\n"
             for line in wrapped(overrides, width: room, first: "overrides { ", end: " }") { out += blockPrefix + line + "\n" }
         }
-        if !traits.isEmpty || full || isRoot {
+        if !traits.isEmpty || full || parent == nil {
             for line in wrapped(traits, width: room, first: "traits { ", end: " }") { out += blockPrefix + line + "\n" }
         }
     }
@@ -167,12 +169,13 @@ func wrapped(_ items: [String], width: Int, first: String, end: String) -> [Stri
     var line = first
     for (i, item) in items.enumerated() {
         let piece = clipped(item, to: itemRoom) + (i == items.count - 1 ? end : ",")
-        let fresh = line == first || line == rest
+        var fresh = line == first || line == rest
         if !fresh && line.count + 1 + piece.count > width {
             lines.append(line)
             line = rest
+            fresh = true
         }
-        line += (line == first || line == rest ? "" : " ") + piece
+        line += (fresh ? "" : " ") + piece
     }
     lines.append(line)
     return lines

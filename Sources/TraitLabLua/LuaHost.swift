@@ -114,6 +114,7 @@ public final class LuaHost {
     private func setUp() throws {
         world.delegate = self
         world.hierarchyMode = options.hierarchyMode
+        world.recordsRecentChanges = true   // dumps mark what the last update changed
         createRegistryTables()
         try installLibrary()
         if options.sandbox { applySandbox() }

@@ -45,7 +45,7 @@ struct TreePicture {
             case .enter(let e, let parent, _, _, _):
                 let id = nodes.count
                 if let maximumNodes, id >= maximumNodes {
-                    throw LuaError.message("the tree has more than \(maximumNodes) environments, too many for a picture: draw a subtree")
+                    throw LuaError.message("ui.picture: the tree has more than \(maximumNodes) environments, too many to draw: draw a subtree")
                 }
                 ids[ObjectIdentifier(e)] = id
                 nodes.append(e)

@@ -6,6 +6,7 @@ import XCTest
 final class RecentChangeTests: XCTestCase {
     func testTheLastUpdateRemembersWhatChangedAndWhatItWas() throws {
         let stage = try Stage()
+        stage.world.recordsRecentChanges = true
         let card = View(world: stage.world)
         try stage.rootView.addSubview(card)
         try stage.world.update()
@@ -28,6 +29,7 @@ final class RecentChangeTests: XCTestCase {
 
     func testAValueChangedAndChangedBackInOneUpdateIsNotMarked() throws {
         let stage = try Stage()
+        stage.world.recordsRecentChanges = true
         try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
         try stage.rootView.updateTraitsIfNeeded()   // its own trait update
         XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), ["userInterfaceStyle"])
@@ -39,6 +41,13 @@ final class RecentChangeTests: XCTestCase {
             }
         }
         try stage.world.update()   // light, then dark again in a second pass
+        XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), [])
+    }
+
+    func testWithoutRecordingNothingIsMarked() throws {
+        let stage = try Stage()
+        try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+        try stage.world.update()
         XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), [])
     }
 

@@ -333,7 +333,7 @@ describe("ui.picture", function()
     local window = ui.Window { windowScene = scene }
     for _ = 1, 2001 do window:addSubview(ui.View {}) end
     assert.has_error(function() ui.picture(scene, temp_path(".svg")) end,
-      "the tree has more than 2000 environments, too many for a picture: draw a subtree")
+      "ui.picture: the tree has more than 2000 environments, too many to draw: draw a subtree")
   end)
 end)
 
