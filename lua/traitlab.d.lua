@@ -582,7 +582,8 @@ function ui.dump(node, format, width) end
 
 ---Options of `ui.picture`.
 ---@class ui.PictureOptions
----@field trait? TraitDefinition|string Colour how this trait's values flow (`:why` as a picture).
+---@field trait? TraitDefinition|string Colour how this trait's values flow.
+---@field why? TraitEnvironment With `trait`: draw in red the path its value took to this node (`:why` as a picture).
 ---@field timeout? number Seconds `dot` may take (default 20); it is stopped after that.
 
 ---Draws the subtree below `node` with Graphviz's `dot` into `path` (SVG or PNG,

@@ -57,10 +57,11 @@ extension LuaHost {
         (try? dump(env, format: full ? "full" : "tree")) ?? env.description + "\n"
     }
 
-    /// `ui.picture(env, path, { trait = trait })`: writes the picture and
-    /// returns its path; throws a ``LuaError`` saying why not.
-    public func picture(of env: TraitEnvironment, path: String, trait: TraitDefinition?) throws -> String {
-        try picture(env, path: path, trait: trait, timeout: 20)
+    /// `ui.picture(env, path, { trait = trait, why = why })`: writes the
+    /// picture and returns its path; throws a ``LuaError`` saying why not.
+    public func picture(of env: TraitEnvironment, path: String, trait: TraitDefinition?,
+                        why: TraitEnvironment? = nil) throws -> String {
+        try picture(env, path: path, trait: trait, why: why, timeout: 20)
     }
 
     // MARK: - Completion

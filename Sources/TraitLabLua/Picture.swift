@@ -18,6 +18,9 @@ import TraitEngine
 /// (an override, or the root) have a double border: the path each value took.
 struct TreePicture {
     var trait: TraitDefinition?
+    /// With `trait`: the environment whose value's path is drawn in red, from
+    /// where the value enters (`:why` as a picture).
+    var why: TraitEnvironment?
     /// Refuse trees with more environments (pictures: `dot` takes minutes on
     /// tens of thousands of nodes, and nobody can read the result).
     var maximumNodes: Int?
@@ -26,6 +29,7 @@ struct TreePicture {
 
     func dot(_ root: TraitEnvironment) throws -> String {
         let mode = root.world.hierarchyMode.rawValue
+        let path = whyPath()
         var out = "digraph traits {\n"
         out += "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.35,\n"
         out += "         label=<\(legend(mode: mode))>];\n"
@@ -54,10 +58,13 @@ struct TreePicture {
                     out += "    label=<\(html(clipped(e.description, to: 60)))>; fontsize=9; fontcolor=\"#555555\"; style=\"rounded,dashed\"; "
                     out += "color=\"\(e is Window ? "#6c8ebf" : "#82b366")\";\n"
                 }
-                out += "  n\(id) [label=<\(label(e, parent: parent, colour: colour))>\(nodeStyle(e, parent: parent, colour: colour))];\n"
+                out += "  n\(id) [label=<\(label(e, parent: parent, colour: colour))>\(nodeStyle(e, parent: parent, path: path, colour: colour))];\n"
                 if let parent, let pid = ids[ObjectIdentifier(parent)] {
                     var style = ""
-                    if let trait {
+                    if let path {
+                        let onPath = path.contains(ObjectIdentifier(e)) && path.contains(ObjectIdentifier(parent))
+                        style = onPath ? " [color=\"#d62728\", penwidth=3]" : " [color=\"#bbbbbb\"]"
+                    } else if let trait {
                         style = " [color=\"\(colour(e.traitCollection.rawValue(trait)))\", penwidth=2]"
                     }
                     edges += "  n\(pid) -> n\(id)\(style);\n"
@@ -72,10 +79,25 @@ struct TreePicture {
 
     private func opensCluster(_ e: TraitEnvironment) -> Bool { e is Window || e is ViewController }
 
+    /// `why` and the environments above it up to the one whose override sets
+    /// `trait` (or the top of the tree).
+    private func whyPath() -> Set<ObjectIdentifier>? {
+        guard let trait, let why else { return nil }
+        var path = Set<ObjectIdentifier>()
+        var node: TraitEnvironment? = why
+        while let n = node, path.insert(ObjectIdentifier(n)).inserted {
+            if n.containsTraitOverride(trait) { break }
+            node = n.traitParent
+        }
+        return path
+    }
+
     private func legend(mode: String) -> String {
         var s = "<B>hierarchy mode \(mode)</B>: arrows pass traits; dashed arrows: containment that passes none"
             + "<BR ALIGN=\"LEFT\"/>yellow: overrides · <FONT COLOR=\"#cc0000\">red: changed in the last update</FONT>"
-        if let trait {
+        if let trait, let why {
+            s += " · <FONT COLOR=\"#d62728\">red path: where \(html(trait.property)) of \(html(clipped(why.description, to: 60))) comes from</FONT>"
+        } else if let trait {
             s += " · coloured arrows: values of \(html(trait.property)), double border where a value enters"
         }
         return s + "<BR ALIGN=\"LEFT\"/>"
@@ -113,11 +135,20 @@ struct TreePicture {
         return s
     }
 
-    private func nodeStyle(_ e: TraitEnvironment, parent: TraitEnvironment?, colour: (TraitValue) -> String) -> String {
+    private func nodeStyle(_ e: TraitEnvironment, parent: TraitEnvironment?, path: Set<ObjectIdentifier>?,
+                           colour: (TraitValue) -> String) -> String {
         var attrs: [String] = []
         if !e.traitOverrideEntries.isEmpty { attrs += ["style=\"rounded,filled\"", "fillcolor=\"#fff2cc\""] }
-        if !e.traitsChangedInLastUpdate.isEmpty { attrs += ["color=\"#cc0000\"", "penwidth=2"] }
-        if let trait {
+        else if e === why { attrs += ["style=\"rounded,filled\"", "fillcolor=\"#fde0dc\""] }
+        if let path, let trait {
+            guard path.contains(ObjectIdentifier(e)) else { return attrs.isEmpty ? "" : ", " + attrs.joined(separator: ", ") }
+            attrs += ["color=\"#d62728\"", "penwidth=2"]
+            let source = e.containsTraitOverride(trait) || parent.map { !path.contains(ObjectIdentifier($0)) } ?? true
+            if source { attrs.append("peripheries=2") }
+        } else if !e.traitsChangedInLastUpdate.isEmpty {
+            attrs += ["color=\"#cc0000\"", "penwidth=2"]
+        }
+        if path == nil, let trait {
             let entersHere = parent == nil || e.containsTraitOverride(trait)
             if entersHere { attrs += ["peripheries=2", "color=\"\(colour(e.traitCollection.rawValue(trait)))\""] }
         }

@@ -266,9 +266,13 @@ final class REPL {
             }
             env = scenes.count == 1 ? first : first.screen
         }
-        let target = path ?? defaultPicturePath()
+        writePicture(of: env, to: path ?? defaultPicturePath(), trait: trait, why: nil)
+    }
+
+    /// ui.picture, then the file's absolute path, or the error.
+    private func writePicture(of env: TraitEnvironment, to path: String, trait: TraitDefinition?, why: TraitEnvironment?) {
         do {
-            let written = try host.picture(of: env, path: target, trait: trait)
+            let written = try host.picture(of: env, path: path, trait: trait, why: why)
             writeOut(absolutePath(written) + "\n")
         } catch let error as LuaError {
             message(style.error(error.text), withProgramName: false)
@@ -289,10 +293,20 @@ final class REPL {
         return String(cString: cwd) + "/" + path
     }
 
-    /// `:why expr TraitName`.
-    private func why(_ args: String) {
+    /// `:why expr TraitName [file.svg|file.png]`; with a file, as a picture of
+    /// the scene with the value's path drawn in red.
+    private func why(_ arguments: String) {
+        var args = arguments
+        var path: String?
+        if let space = args.lastIndex(where: { $0 == " " || $0 == "\t" }) {
+            let last = String(args[args.index(after: space)...])
+            if last.lowercased().hasSuffix(".svg") || last.lowercased().hasSuffix(".png") {
+                path = last
+                args = trim(String(args[..<space]))
+            }
+        }
         guard let space = args.lastIndex(where: { $0 == " " || $0 == "\t" }) else {
-            _ = usage(":why expr TraitName   (for example :why view myAppTheme)")
+            _ = usage(":why expr TraitName [file.svg]   (for example :why view myAppTheme)")
             return
         }
         let traitName = String(args[args.index(after: space)...])
@@ -301,9 +315,18 @@ final class REPL {
             message(style.error("no trait named '\(traitName)' (a property name such as myAppTheme, or a trait name)"), withProgramName: false)
             return
         }
-        if let env = environment(from: expr) {
+        guard let env = environment(from: expr) else { return }
+        guard let path else {
             writeOut(explain(definition, for: env, style: style))
+            return
         }
+        // The whole scene (or whatever is above env), so the path shows in context.
+        var root = env
+        for node in traitChain(from: env) {
+            root = node
+            if node is WindowScene { break }
+        }
+        writePicture(of: root, to: path, trait: definition, why: env)
     }
 
     /// The first connected window scene, the default for `:traits`.
@@ -364,9 +387,9 @@ final class REPL {
         let commands: [(String, String)] = [
             (":tree [full] [expr]", "the trait tree below expr (default: every connected window scene)"),
             (":traits [expr]", "every trait of an environment and where its value comes from"),
-            (":why expr Trait", "the chain of environments that produced one trait's value"),
+            (":why expr Trait [file]", "the chain of environments that produced one trait's value"),
             (":picture [expr] [file]", "the tree drawn by Graphviz into an .svg or .png (default: in $TMPDIR)"),
-            ("  ... [Trait]", "with how that trait's values flow (:why as a picture)"),
+            ("  ... [Trait]", "with how that trait's values flow (:why with a file: one value's path)"),
             (":plugins", "the loaded plugins"),
             (":reload [name]", "run a plugin again (default: every loaded plugin)"),
             (":trace on|off", "print updates, handlers and lifecycle callbacks as they happen"),

@@ -118,6 +118,9 @@ print(max(out))')
   ls "$tmp"/traitlab-*-1.svg >/dev/null 2>&1 && pass ":picture wrote an SVG in TMPDIR" || fail ":picture wrote no SVG in TMPDIR"
   type_line ':picture card flow.png userInterfaceStyle'
   wait_for "$tmp/flow.png" && [ -s "$tmp/flow.png" ] && pass ":picture expr file Trait" || fail ":picture expr file Trait"
+  type_line ':why card userInterfaceStyle why.svg'
+  wait_for "$tmp/why.svg" && grep -q "where userInterfaceStyle of View &quot;card&quot; comes from" "$tmp/why.svg" \
+    && pass ":why expr Trait file draws the value's path" || fail ":why expr Trait file draws the value's path"
   type_line ':picture card /nonexistent/x.svg'
   wait_for "no directory '/nonexistent'" && pass ":picture reports a bad path" || fail ":picture reports a bad path"
 else

@@ -281,6 +281,28 @@ describe("ui.picture", function()
     assert.is_truthy(svg:find("pictureTheme = &quot;pastel&quot;", 1, true))
   end)
 
+  it("draws the path one value took (:why as a picture)", function()
+    local scene, Theme = tour_like()
+    local card = scene.windows[1].rootViewController.view.subviews[1]
+    local label = ui.View { name = "label" }
+    card:addSubview(label)
+    ui.update()
+    local dot = ui.dump(scene, "dot")
+    assert.is_nil(dot:find("#d62728", 1, true))
+    local path = temp_path(".svg")
+    ui.picture(scene, path, { trait = Theme, why = label })
+    local svg = read_file(path)
+    os.remove(path)
+    assert.is_truthy(svg:find("where pictureTheme of View &quot;label&quot; comes from", 1, true))
+    -- The path is label <- card (whose override sets the value): one thick red arrow.
+    local _, thick = svg:gsub('<path fill="none" stroke="#d62728" stroke%-width="3"', "")
+    assert.are.equal(1, thick)
+    assert.has_error(function() ui.picture(scene, path, { why = label }) end,
+      "bad argument #3 to 'ui.picture' (options.why needs options.trait: the trait whose path to draw)")
+    assert.has_error(function() ui.picture(scene, path, { trait = Theme, why = 5 }) end,
+      "bad argument #3 to 'ui.picture' (options.why must be a trait environment, got number)")
+  end)
+
   it("refuses bad paths and options with clear messages", function()
     local scene = tour_like()
     assert.has_error(function() ui.picture(scene, "/tmp/x.pdf") end,
