@@ -63,4 +63,24 @@ final class RecentChangeTests: XCTestCase {
         top = View(world: world)
         XCTAssertEqual(world.stats.environments, 1)
     }
+
+    func testFreeingDeepChainsOfControllersAndPresentationsDoesNotRecurse() throws {
+        let world = TraitWorld()
+        var child = ViewController(world: world)
+        for _ in 0..<100_000 {
+            let parent = ViewController(world: world)
+            try parent.addChild(child)
+            child = parent
+        }
+        var presented = ViewController(world: world)
+        for _ in 0..<50_000 {
+            let presenter = ViewController(world: world)
+            try presenter.present(presented)
+            presented = presenter
+        }
+        XCTAssertGreaterThan(world.stats.environments, 150_000)
+        child = ViewController(world: world)
+        presented = ViewController(world: world)
+        XCTAssertEqual(world.stats.environments, 2)
+    }
 }
