@@ -35,9 +35,10 @@ final class RecentChangeTests: XCTestCase {
         XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), ["userInterfaceStyle"])
         try stage.world.update()
         try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("light"))
-        try stage.root.registerForTraitChanges([Sys.userInterfaceStyle]) { env, _ in
+        // Weak: the registration is held by the tree, which the scene holds.
+        try stage.root.registerForTraitChanges([Sys.userInterfaceStyle]) { [weak scene = stage.scene] env, _ in
             if env.traitCollection[Sys.userInterfaceStyle] == .string("light") {
-                try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+                try scene?.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
             }
         }
         try stage.world.update()   // light, then dark again in a second pass
