@@ -1,0 +1,3 @@
+import SwiftParser
+import SwiftSyntax
+public func parse(_ s: String) -> SourceFileSyntax { Parser.parse(source: s) }

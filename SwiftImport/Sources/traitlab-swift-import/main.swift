@@ -1,0 +1,2 @@
+import TraitLabSwiftImport
+print(parse("let x = 1").statements.count)
