@@ -1,3 +1,0 @@
-import SwiftParser
-import SwiftSyntax
-public func parse(_ s: String) -> SourceFileSyntax { Parser.parse(source: s) }
