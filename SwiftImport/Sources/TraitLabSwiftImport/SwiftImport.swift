@@ -222,6 +222,7 @@ private struct Translator {
     private mutating func value(of member: SourceModel.Member) throws -> Typed {
         if member.isComplexGetter { throw Failure("its default value is computed (a getter with statements)") }
         guard let expr = member.value else { throw Failure("its default value is not given") }
+        if expr.hasError || expr.is(MissingExprSyntax.self) { throw Failure("its default value does not parse") }
         guard let v = evaluate(expr) else {
             if let call = expr.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
                isClass(plainName(callee.baseName)) {

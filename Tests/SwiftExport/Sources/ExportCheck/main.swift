@@ -79,12 +79,12 @@ check(UITraitCollection().insets == insets, "the struct default reads back")
 
 // Environment keys and bridges.
 var env = EnvironmentValues()
-check(env.density == .compact && env.badgeCount == 0 && env.accent == "blue" && env.doubled == 0, "keys' defaults through EnvironmentValues properties")
-env.accent = "red"
-check(env.accent == "red", "EnvironmentValues setter")
+check(env.density == .compact && env.badgeCount == 0 && env.tint == "blue" && env.doubled == 0, "keys' defaults through EnvironmentValues properties")
+env.tint = "red"
+check(env.tint == "red", "EnvironmentValues setter")
 func isBridged(_ key: Any.Type) -> Bool { key is any UITraitBridgedEnvironmentKey.Type }
 check(isBridged(DensityKey.self) && isBridged(BadgeCountKey.self), "bridged keys conform to UITraitBridgedEnvironmentKey")
-check(!isBridged(AccentKey.self), "an unbridged key stays on the SwiftUI side")
+check(!isBridged(TintKey.self), "an unbridged key stays on the SwiftUI side")
 check(!isBridged(DoubledKey.self), "a bridge that is no plain property mapping is left out")
 
 let bridged: [any UITraitBridgedEnvironmentKey.Type] = [DensityKey.self, BadgeCountKey.self]
