@@ -33,7 +33,7 @@ run() {
 }
 expect() { local name=$1; shift; if eval "$*"; then pass "$name"; else fail "$name"; fi; }
 
-plugins=(examples/plugins/theme.lua examples/plugins/featureflags.lua Tests/fixtures/swift/kinds.lua)
+plugins=(examples/plugins/theme.lua examples/plugins/featureflags.lua Tests/fixtures/swift/kinds.lua Tests/fixtures/swift/hostile.lua)
 
 # --- The exported Swift compiles and behaves (checked in Swift) -------------
 exported=Tests/SwiftExport/Sources/ExportCheck/Exported.swift

@@ -228,6 +228,9 @@ private struct Translator {
                isClass(plainName(callee.baseName)) {
                 throw Failure("its value is class-typed (\(plainName(callee.baseName))); trait values must be value types")
             }
+            if expr.is(IntegerLiteralExprSyntax.self) || expr.as(PrefixOperatorExprSyntax.self)?.expression.is(IntegerLiteralExprSyntax.self) == true {
+                throw Failure("its integer literal `\(short(expr))` does not fit in 64 bits")
+            }
             throw Failure("its default value is computed (`\(short(expr))`), not a literal, an enum case or a memberwise struct")
         }
         var annotated: (name: String, optional: Bool)?

@@ -50,8 +50,8 @@ struct SourceModel {
         }
     }
 
-    /// Types by simple name; the first declaration wins (a second one with the
-    /// same name is reported when it matters).
+    /// Types by simple name (nesting is not tracked); the first declaration
+    /// read wins, files being read in the order given, folders sorted.
     var types: [String: TypeDecl] = [:]
     var typeOrder: [String] = []
     /// Property name → the type named in `self[X.self]`, per extended type.

@@ -99,5 +99,23 @@ inner.badgeCount = 42
 let carried = try _Bridging.traits(carrying: inner, over: host, keys: bridged)
 check(carried.density == .compact && carried.badgeCount == 42, "UIKit content inside SwiftUI gets the values through write(to:value:)")
 
+// hostile.lua: names and values a careless writer would get wrong.
+check(SelfValue.allCases.map(\.rawValue) == ["init", "self", "rawValue", "allCases", "a b", "a_b", "aB", "Type"],
+      "an enum named Self, with cases that shadow enum members or collide once spelled in Swift, keeps every Lua case")
+check(SelfValue.aB.rawValue == "a b" && SelfValue.aB2.rawValue == "aB" && SelfValue.`self`.rawValue == "self", "colliding case names get numbered")
+check(UnnamedTrait.defaultValue == .aB && UnnamedTrait.name == "!!!", "a punctuation-only name")
+check(ClassTrait.defaultValue == Int.min && ClassTrait.name == "class", "math.mininteger is Int.min; a keyword name")
+check(TypeValueTrait.defaultValue == 0 && TypeValueTrait.defaultValue.sign == .minus, "-0.0 keeps its sign")
+check(_123GoTrait.defaultValue == 1e300 && InfiniteTrait.defaultValue == .infinity, "huge and infinite numbers")
+check(TextTrait.defaultValue == "\0\"\\\n\u{200B}\u{1F600}\u{7F}${x}\\(y)", "a string with NUL, escapes, invisible characters and interpolation-like text")
+check(UITraitCollection { $0.self_ = false }.self_ == false, "a property named self_")
+check(OptionalOddTrait.defaultValue == nil && UITraitCollection { $0.optionalOdd = .Type }.optionalOdd == .Type, "an optional enum trait")
+var odd = EnvironmentValues()
+check(odd.in == nil, "a key named `in`, optional, nil by default")
+let oddHost = UITraitCollection { $0.optionalOdd = .initCase }
+check(try _Bridging.environment(hostedIn: oddHost, keys: [InKey.self]).in == .initCase, "an optional bridged key reads through its trait")
+odd.in = .a_b
+check(try _Bridging.traits(carrying: odd, over: UITraitCollection(), keys: [InKey.self]).optionalOdd == .a_b, "and writes through it")
+
 print("\(passed) passed, \(failed) failed")
 exit(failed == 0 ? 0 : 1)
