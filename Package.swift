@@ -64,6 +64,7 @@ let package = Package(
             name: "TraitEngineTests",
             dependencies: ["TraitEngine"]
         ),
+        .testTarget(name: "TraitLabSwiftExportTests", dependencies: ["TraitLabSwiftExport"]),
         .testTarget(
             name: "TraitLabLuaTests",
             dependencies: ["TraitLabLua", "CLua", "CLuaShim"],
