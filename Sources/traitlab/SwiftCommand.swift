@@ -15,7 +15,8 @@ import TraitLabSwiftExport
 // takes minutes, so neither this binary nor its tests depend on it.
 
 let swiftUsage = """
-usage: traitlab swift export [--only NAME...] [--module-header on|off] [-o FILE] [--plugin-path DIR] FILE...
+usage: traitlab swift export [--only NAME...] [--module-header on|off] [-o FILE] [--plugin-path DIR]
+                             [--timeout SECONDS] [--memory-limit SIZE] FILE...
        traitlab swift import [--name NAME] [-o FILE] FILE|FOLDER...
 export runs each FILE (a script, or a plugin returning a manifest) in a sandbox and
 prints Swift source for the custom traits, trait enums, SwiftUI environment keys and
@@ -24,6 +25,7 @@ bridges it defined, in the pattern of WWDC23's "Unleash the UIKit trait system".
                          Swift type names; commas also separate); a key brings its trait
   --module-header on|off start with a comment and the import lines (default on)
   -o FILE                write to FILE instead of standard output
+  --timeout, --memory-limit, --plugin-path   as for traitlab
 import reads Swift sources (folders recursively) and prints a TraitLab plugin defining
 the traits, enums, environment keys and bridges it finds; what it cannot translate is
 listed with file:line and skipped. It runs traitlab-swift-import, found beside traitlab
@@ -51,6 +53,8 @@ private struct ExportInvocation {
     var options = SwiftExport.Options()
     var output: String?
     var pluginPaths: [String] = []
+    var timeout: Double?
+    var memoryLimit: Int?
 }
 
 private func parseExportArguments(_ args: [String]) throws -> ExportInvocation {
@@ -71,6 +75,18 @@ private func parseExportArguments(_ args: [String]) throws -> ExportInvocation {
             case "--": onlyOptions = true
             case "-o", "--output": inv.output = try value(a)
             case "--plugin-path": inv.pluginPaths.append(try value(a))
+            case "--timeout":
+                let v = try value(a)
+                guard let seconds = Double(v), seconds.isFinite, seconds > 0, seconds <= 1e9 else {
+                    throw UsageError(message: "swift export: invalid --timeout value '\(v)' (seconds, a positive number)")
+                }
+                inv.timeout = seconds
+            case "--memory-limit":
+                let v = try value(a)
+                guard let bytes = parseSize(v), bytes >= minimumMemoryLimit else {
+                    throw UsageError(message: "swift export: invalid --memory-limit value '\(v)' (at least 256K)")
+                }
+                inv.memoryLimit = bytes
             case "--module-header":
                 switch try value(a) {
                 case "on": inv.options.moduleHeader = true
@@ -112,6 +128,8 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
     var invocation = Invocation(argv: ["traitlab"])
     invocation.host.sandbox = true
     invocation.host.pluginPaths = inv.pluginPaths
+    invocation.host.memoryLimit = inv.memoryLimit
+    invocation.timeout = inv.timeout
     let host: LuaHost
     do {
         host = try makeHost(invocation)
@@ -119,7 +137,9 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
         message("cannot start: \((error as? LuaError)?.text ?? "\(error)")")
         return 1
     }
-    defer { host.close() }
+    var interpreter: Interpreter?
+    // After a timeout, closing could run finalizers that loop with no deadline left.
+    defer { if interpreter?.canCloseState != false { host.close() } }
     // What the scripts (and bridges, run to find their traits) print goes to
     // standard error: standard output is for the Swift source.
     fflush(stdout)
@@ -130,8 +150,11 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
         dup2(savedOut, 1)
         close(savedOut)
     }
-    let interpreter = Interpreter(host: host, invocation: invocation)
-    for file in inv.files where runDefinitions(file, interpreter) != LUA_OK {
+    let runner = Interpreter(host: host, invocation: invocation)
+    interpreter = runner
+    // --timeout covers the scripts and the bridges run to find their traits.
+    runner.watchdog?.arm()
+    for file in inv.files where runDefinitions(file, runner) != LUA_OK {
         restoreOutput()
         return 1
     }
@@ -140,7 +163,12 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
     let result = host.withEngineCall {
         SwiftExport(traits: host.world.registry.definitions, keys: host.world.environmentKeys.keys, options: options).render()
     }
+    let timedOut = runner.watchdog?.disarm() == true
     restoreOutput()
+    if timedOut {
+        message("swift export: timed out after \(Watchdog.describe(inv.timeout ?? 0)) while running the bridges")
+        return 1
+    }
     for note in result.notExported { message("swift export: " + note) }
     if !result.unmatched.isEmpty {
         message("swift export: --only: nothing named \(result.unmatched.map { "'\($0)'" }.joined(separator: ", ")) was defined")

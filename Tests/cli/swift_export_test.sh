@@ -112,6 +112,20 @@ run "$TL" swift export "$tmp/hostile.lua"
 expect "a bridge that raises is reported and the key exported without it" \
   '[ $RC -eq 0 ] && grep -q "struct KKey: EnvironmentKey" <<<"$OUT" && ! grep -q UITraitBridgedEnvironmentKey <<<"$OUT" && grep -q "its read failed" <<<"$ERR"'
 
+printf 'while true do end\n' > "$tmp/loop.lua"
+run "$TL" swift export --timeout 1 "$tmp/loop.lua"
+expect "--timeout stops a script that never ends" '[ $RC -eq 1 ] && grep -q "timed out after 1 second" <<<"$ERR"'
+cat > "$tmp/bridge_loop.lua" <<'LUA'
+local K = swiftui.EnvironmentKey { name = "k", default = 0 }
+traits.define { name = "T", default = 0, property = "t" }
+swiftui.bridge(K, { read = function() while true do end end, write = function(m, v) m.t = v end })
+LUA
+run "$TL" swift export --timeout 1 "$tmp/bridge_loop.lua"
+expect "--timeout also covers the bridges export runs" '[ $RC -eq 1 ] && grep -q "timed out after 1 second while running the bridges" <<<"$ERR" && [ -z "$OUT" ]'
+printf 'local t = {} for i = 1, 1e8 do t[i] = i end\n' > "$tmp/mem.lua"
+run "$TL" swift export --memory-limit 1M "$tmp/mem.lua"
+expect "--memory-limit caps a script" '[ $RC -eq 1 ] && grep -q "not enough memory" <<<"$ERR"'
+
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
