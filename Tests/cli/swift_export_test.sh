@@ -112,6 +112,10 @@ run "$TL" swift export "$tmp/hostile.lua"
 expect "a bridge that raises is reported and the key exported without it" \
   '[ $RC -eq 0 ] && grep -q "struct KKey: EnvironmentKey" <<<"$OUT" && ! grep -q UITraitBridgedEnvironmentKey <<<"$OUT" && grep -q "its read failed" <<<"$ERR"'
 
+evil="$tmp/evil"$'\n'"import Evil.lua"
+cp "$tmp/script.lua" "$evil"
+run "$TL" swift export "$evil"
+expect "a file name with a newline cannot put code in the header" '[ $RC -eq 0 ] && ! grep -q "^import Evil" <<<"$OUT" && grep -q "evil?import Evil.lua" <<<"$OUT"'
 printf 'while true do end\n' > "$tmp/loop.lua"
 run "$TL" swift export --timeout 1 "$tmp/loop.lua"
 expect "--timeout stops a script that never ends" '[ $RC -eq 1 ] && grep -q "timed out after 1 second" <<<"$ERR"'

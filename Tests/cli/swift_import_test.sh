@@ -101,6 +101,11 @@ expect "no source is a usage error" '[ $RC -eq 2 ] && grep -q "usage: traitlab s
 printf 'struct Broken: UITraitDefinition { static let defaultValue = \n' > "$tmp/broken.swift"
 run "$TL" swift import "$tmp/broken.swift"
 expect "source that does not parse gives no definitions, not a crash" '[ $RC -eq 1 ] && grep -q "Broken: its default value does not parse" <<<"$ERR"'
+mkdir -p "$tmp/evil"
+cp Tests/fixtures/swift/app/FeatureOne.swift "$tmp/evil/x"$'\n'"error('injected')--.swift"
+run "$TL" swift import "$tmp/evil" -o "$tmp/evil.lua"
+OUT=$("$TL" --plugin "$tmp/evil.lua" -e 'print(traits.named("featureOne").default)' 2>&1); RC=$?
+expect "a file name with a newline cannot put code in the plugin's comments" '[ $RC -eq 0 ] && [ "$OUT" = "false" ]'
 mkdir -p "$tmp/bin"
 cp "$TL" "$tmp/bin/traitlab"
 OUT=$(env -u TRAITLAB_SWIFT_IMPORT PATH=/usr/bin:/bin "$tmp/bin/traitlab" swift import x.swift 2>&1); RC=$?; ERR=""
