@@ -27,6 +27,7 @@ let package = Package(
             name: "traitlab-swift-import",
             dependencies: ["TraitLabSwiftImport"]
         ),
+        .testTarget(name: "TraitLabSwiftImportTests", dependencies: ["TraitLabSwiftImport"]),
     ],
     swiftLanguageVersions: [.v5]
 )

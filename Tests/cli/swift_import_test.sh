@@ -42,6 +42,18 @@ fi
 # traitlab finds the program beside itself; a traitlab elsewhere is told where.
 [ -x "$(dirname "$TL")/traitlab-swift-import" ] || export TRAITLAB_SWIFT_IMPORT="$built"
 
+# --- The importer's unit tests (SwiftImport/Tests) ---------------------------
+unit=$(swift test --package-path SwiftImport --scratch-path .build-swift-import 2>&1)
+unit_rc=$?
+summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" <<<"$unit" | tail -1)
+ran=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
+bad=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+grep -E "error:|passed \(|failed \(" <<<"$unit" | sed 's/^/     /'
+if [ -n "$summary" ]; then
+  passed=$((passed + ran - bad)); failed=$((failed + bad))
+fi
+if [ "$unit_rc" -ne 0 ] && [ "${bad:-0}" -eq 0 ]; then RC=$unit_rc; OUT=$(tail -20 <<<"$unit"); ERR=""; fail "swift test of SwiftImport"; fi
+
 # --- The talk's and Apple's definitions -------------------------------------
 run "$TL" swift import Tests/fixtures/swift/app -o "$tmp/MyTraits.lua"
 expect "the app's sources import into a plugin file" '[ $RC -eq 0 ] && [ -z "$OUT" ] && [ -s "$tmp/MyTraits.lua" ]'

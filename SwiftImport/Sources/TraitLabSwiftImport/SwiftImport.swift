@@ -223,6 +223,8 @@ private struct Translator {
         if member.isComplexGetter { throw Failure("its default value is computed (a getter with statements)") }
         guard let expr = member.value else { throw Failure("its default value is not given") }
         if expr.hasError || expr.is(MissingExprSyntax.self) { throw Failure("its default value does not parse") }
+        var annotated: (name: String, optional: Bool)?
+        if let t = member.type { annotated = try typeName(t) }
         guard let v = evaluate(expr) else {
             if let call = expr.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
                isClass(plainName(callee.baseName)) {
@@ -233,8 +235,6 @@ private struct Translator {
             }
             throw Failure("its default value is computed (`\(short(expr))`), not a literal, an enum case or a memberwise struct")
         }
-        var annotated: (name: String, optional: Bool)?
-        if let t = member.type { annotated = try typeName(t) }
         return try resolve(v, annotated: annotated)
     }
 
