@@ -18,7 +18,7 @@ let swiftUsage = """
 usage: traitlab swift export [--only NAME...] [--module-header on|off] [-o FILE] [--plugin-path DIR]
                              [--timeout SECONDS] [--memory-limit SIZE] FILE...
        traitlab swift import [--name NAME] [-o FILE] FILE|FOLDER...
-export runs each FILE (a script, or a plugin returning a manifest) in a sandbox and
+export runs each FILE (a script, a plugin returning a manifest, or a plugin name) in a sandbox and
 prints Swift source for the custom traits, trait enums, SwiftUI environment keys and
 bridges it defined, in the pattern of WWDC23's "Unleash the UIKit trait system".
   --only NAME...         export only these (trait, enum or key names, properties or
@@ -189,11 +189,14 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
     return 0
 }
 
-/// Runs one file: a plugin (a file returning a manifest with `setup`, or a
-/// folder with init.lua) is loaded as `--plugin` does; anything else runs as
-/// a script. Pending trait work settles after each. Errors are reported.
+/// Runs one file: a plugin (a file returning a manifest with `setup`, a
+/// folder with init.lua, or a plugin name on the plugin path) is loaded as
+/// `--plugin` does; anything else runs as a script. Pending trait work settles after each. Errors are reported.
 private func runDefinitions(_ file: String, _ interpreter: Interpreter) -> Int32 {
-    if isDirectory(file) { return interpreter.doplugin(file) }
+    // A folder, or a bare name that is no file, is a plugin as for --plugin.
+    if isDirectory(file) || (access(file, F_OK) != 0 && !file.contains("/") && !file.hasSuffix(".lua")) {
+        return interpreter.doplugin(file)
+    }
     let L = interpreter.L
     let base = L.top
     var status = luaL_loadfilex(L, file, "t")

@@ -85,6 +85,12 @@ expect "-o writes the file and nothing to standard output" '[ $RC -eq 0 ] && [ -
 run "$TL" swift export -o "$tmp/no/such/dir/out.swift" "${plugins[0]}"
 expect "-o into a missing folder is an error" '[ $RC -eq 1 ] && grep -q "cannot write" <<<"$ERR"'
 
+run "$TL" swift export --plugin-path examples/plugins featureflags
+expect "a plugin name is found on the plugin path, with its requirements" \
+  '[ $RC -eq 0 ] && grep -q "struct NewCheckoutEnabledTrait" <<<"$OUT" && grep -q "struct ThemeTrait" <<<"$OUT"'
+run "$TL" swift export nosuchplugin
+expect "an unknown plugin name is an error naming it" '[ $RC -eq 1 ] && grep -q "plugin '"'"'nosuchplugin'"'"' not found" <<<"$ERR"'
+
 # --- Scripts, errors and the sandbox ------------------------------------------
 cat > "$tmp/script.lua" <<'LUA'
 print("from the script")
