@@ -99,6 +99,23 @@ expect "the imported plugin loads and defines the talk's and Apple's traits, enu
 OUT=$(printf 'print(traits.collection { myAppTheme = "pastel" }.myAppTheme)\n' | "$TL" --plugin "$tmp/MyTraits.lua" 2>&1); RC=$?; ERR=""
 expect "traitlab --plugin MyTraits.lua explores the app's traits" '[ $RC -eq 0 ] && [ "$OUT" = "pastel" ]'
 
+# The REPL, as a person would use it (tmux: type, read the screen).
+if command -v tmux >/dev/null; then
+  sock="$tmp/tmux.sock"
+  screen() { tmux -S "$sock" capture-pane -p -S -100 -t repl 2>/dev/null; }
+  wait_for() { local n=100; while [ $n -gt 0 ]; do screen | grep -qF -- "$1" && return 0; sleep 0.05; n=$((n - 1)); done; return 1; }
+  type_line() { tmux -S "$sock" send-keys -t repl -l -- "$1"; tmux -S "$sock" send-keys -t repl Enter; }
+  HOME="$tmp" tmux -S "$sock" new-session -d -s repl -x 160 -y 40 "$TL --plugin $tmp/MyTraits.lua; sleep 30"
+  wait_for "Type :help"
+  type_line 'traits.named("myAppTheme").identifier'
+  if wait_for "com.myapp.theme"; then pass "the REPL with --plugin MyTraits.lua sees the app's traits"; else RC=1; OUT=$(screen); ERR=""; fail "the REPL with --plugin MyTraits.lua sees the app's traits"; fi
+  type_line 'tc = traits.collection {}'
+  tmux -S "$sock" send-keys -t repl -l -- 'tc.containedInSett'
+  tmux -S "$sock" send-keys -t repl Tab
+  if wait_for "> tc.containedInSettings"; then pass "... and completes their property names"; else RC=1; OUT=$(screen); ERR=""; fail "... and completes their property names"; fi
+  tmux -S "$sock" kill-server 2>/dev/null
+fi
+
 run "$TL" swift import Tests/fixtures/swift/app/FeatureOne.swift
 expect "without -o the plugin goes to standard output, named 'imported'" '[ $RC -eq 0 ] && grep -q "name = \"imported\"" <<<"$OUT" && [ -z "$ERR" ]'
 run "$TL" swift import --name AppTraits Tests/fixtures/swift/app/FeatureOne.swift
