@@ -51,10 +51,15 @@ enum SwiftNames {
         return keywords.contains(n) || reservedTypeNames.contains(n) ? n + "Value" : n
     }
 
+    /// Standard, UIKit and SwiftUI names an app uses: an enum or struct named
+    /// like one would shadow it in the whole app module.
     static let reservedTypeNames: Set<String> = [
-        "Bool", "Int", "Double", "String", "Optional", "Array", "Dictionary", "Equatable", "CaseIterable",
-        "UITraitCollection", "UIMutableTraits", "UITraitDefinition", "EnvironmentKey", "EnvironmentValues",
-        "UITraitBridgedEnvironmentKey",
+        "Bool", "Int", "Double", "Float", "String", "Character", "Optional", "Array", "Dictionary", "Set", "Equatable",
+        "Hashable", "CaseIterable", "Error", "Never", "Void", "Result",
+        "UITraitCollection", "UIMutableTraits", "UITraitDefinition", "UITraitBridgedEnvironmentKey", "UIColor", "UIFont",
+        "UIImage", "UIView", "UIViewController", "UIWindow", "UIWindowScene", "UIScreen", "UIApplication",
+        "EnvironmentKey", "EnvironmentValues", "Environment", "View", "Text", "Image", "Color", "Font", "Button", "List",
+        "Label", "Scene", "App", "Animation", "Edge", "Alignment", "ColorScheme", "DynamicTypeSize", "LayoutDirection",
     ]
 
     /// A Swift string literal for any string (escapes, control characters as `\u{...}`).

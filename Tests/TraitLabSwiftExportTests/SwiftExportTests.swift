@@ -14,6 +14,7 @@ final class SwiftNamesTests: XCTestCase {
         XCTAssertEqual(SwiftNames.upperCamel("thème"), "ThMe", "non-ASCII letters split words: Swift names stay ASCII")
         XCTAssertEqual(SwiftNames.typeName("Type"), "TypeValue")
         XCTAssertEqual(SwiftNames.typeName("string"), "StringValue", "would shadow Swift.String")
+        XCTAssertEqual(SwiftNames.typeName("color"), "ColorValue", "would shadow SwiftUI.Color in the app")
     }
 
     func testCaseNamesKeepValidIdentifiersAndEscapeKeywords() {
