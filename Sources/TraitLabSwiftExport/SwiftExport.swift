@@ -186,7 +186,7 @@ public struct SwiftExport {
                 }
                 continue
             }
-            let swiftName = names.claim(base.hasSuffix("Trait") ? base : base + "Trait")
+            let swiftName = names.claim(SwiftNames.traitTypeName(def.name))
             traitPlans.append(TraitPlan(def: def, swiftName: swiftName, valueType: type, defaultLiteral: lit, table: table))
         }
 
@@ -211,7 +211,7 @@ public struct SwiftExport {
                     notes.append("the bridge of environment key '\(key.name)' is not exportable: \(why)")
                 }
             }
-            let swiftName = names.claim(SwiftNames.typeName(key.name) + "Key")
+            let swiftName = names.claim(SwiftNames.keyTypeName(key.name))
             keyPlans.append(KeyPlan(key: key, swiftName: swiftName, valueType: type, defaultLiteral: lit, bridgedProperty: property))
         }
 
@@ -245,11 +245,11 @@ public struct SwiftExport {
         var pickedTraits = Set<Int>(), pickedKeys = Set<Int>(), unmatched: [String] = []
         for name in only {
             var hit = false
-            for t in traits where t.name == name || t.property == name || SwiftNames.typeName(t.name) + "Trait" == name
+            for t in traits where t.name == name || t.property == name || SwiftNames.traitTypeName(t.name) == name
                 || SwiftNames.typeName(t.name) == name || enumName(t.valueType) == name {
                 pickedTraits.insert(t.id); hit = true
             }
-            for k in keys where k.name == name || SwiftNames.typeName(k.name) + "Key" == name || enumName(k.valueType) == name {
+            for k in keys where k.name == name || SwiftNames.keyTypeName(k.name) == name || enumName(k.valueType) == name {
                 pickedKeys.insert(k.id); hit = true
             }
             if !hit { unmatched.append(name) }

@@ -53,6 +53,16 @@ enum SwiftNames {
 
     /// Standard, UIKit and SwiftUI names an app uses: an enum or struct named
     /// like one would shadow it in the whole app module.
+    /// `Theme` → `ThemeTrait`; a name already ending in `Trait` is kept. The
+    /// suffix keeps it clear of keywords and of the app's other types.
+    static func traitTypeName(_ name: String) -> String {
+        let n = upperCamel(name)
+        return n.hasSuffix("Trait") ? n : n + "Trait"
+    }
+
+    /// `myAppTheme` → `MyAppThemeKey`.
+    static func keyTypeName(_ name: String) -> String { upperCamel(name) + "Key" }
+
     static let reservedTypeNames: Set<String> = [
         "Bool", "Int", "Double", "Float", "String", "Character", "Optional", "Array", "Dictionary", "Set", "Equatable",
         "Hashable", "CaseIterable", "Error", "Never", "Void", "Result",

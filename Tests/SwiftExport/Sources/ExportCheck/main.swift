@@ -105,7 +105,7 @@ check(SelfValue.allCases.map(\.rawValue) == ["init", "self", "rawValue", "allCas
 check(SelfValue.aB.rawValue == "a b" && SelfValue.aB2.rawValue == "aB" && SelfValue.`self`.rawValue == "self", "colliding case names get numbered")
 check(UnnamedTrait.defaultValue == .aB && UnnamedTrait.name == "!!!", "a punctuation-only name")
 check(ClassTrait.defaultValue == Int.min && ClassTrait.name == "class", "math.mininteger is Int.min; a keyword name")
-check(TypeValueTrait.defaultValue == 0 && TypeValueTrait.defaultValue.sign == .minus, "-0.0 keeps its sign")
+check(TypeTrait.defaultValue == 0 && TypeTrait.defaultValue.sign == .minus, "-0.0 keeps its sign")
 check(_123GoTrait.defaultValue == 1e300 && InfiniteTrait.defaultValue == .infinity, "huge and infinite numbers")
 check(TextTrait.defaultValue == "\0\"\\\n\u{200B}\u{1F600}\u{7F}${x}\\(y)", "a string with NUL, escapes, invisible characters and interpolation-like text")
 check(UITraitCollection { $0.self_ = false }.self_ == false, "a property named self_")
