@@ -79,7 +79,8 @@ public struct SwiftExport {
 
     private struct StructPlan {
         let swiftName: String
-        let fields: [(name: String, key: String, type: String)]
+        /// One per key of the default table, in key order; the key is the field's name.
+        let fields: [(name: String, type: TraitValueType)]
     }
 
     private struct TraitPlan {
@@ -137,10 +138,7 @@ public struct SwiftExport {
             var table: StructPlan?
             let base: String
             switch type {
-            case .boolean: base = "Bool"
-            case .integer: base = "Int"
-            case .number: base = "Double"
-            case .string: base = "String"
+            case .boolean, .integer, .number, .string: base = scalarType(type) ?? ""
             case .enumeration(let e):
                 if e.cases.isEmpty { return nil }
                 base = enumPlan(e).swiftName
@@ -156,18 +154,16 @@ public struct SwiftExport {
 
         func structPlan(_ t: TraitTable, name: String) -> StructPlan? {
             guard !t.entries.isEmpty else { return nil }
-            var fields: [(name: String, key: String, type: String)] = []
+            var fields: [(name: String, type: TraitValueType)] = []
             for e in t.entries {
                 guard case .string(let k) = e.key, SwiftNames.isIdentifier(k) else { return nil }
-                let type: String
                 switch e.value {
-                case .bool: type = "Bool"
-                case .int: type = "Int"
-                case .number: type = "Double"
-                case .string: type = "String"
+                case .bool: fields.append((k, .boolean))
+                case .int: fields.append((k, .integer))
+                case .number: fields.append((k, .number))
+                case .string: fields.append((k, .string))
                 case .none, .table: return nil
                 }
-                fields.append((k, k, type))
             }
             return StructPlan(swiftName: names.claim(SwiftNames.typeName(name)), fields: fields)
         }
@@ -284,12 +280,21 @@ public struct SwiftExport {
             guard let table else { return nil }
             var args: [String] = []
             for f in table.fields {
-                guard let fv = t[.string(f.key)] else { return nil }
-                let ft: TraitValueType = f.type == "Double" ? .number : f.type == "Int" ? .integer : .string
-                guard let l = literal(fv, type: ft, table: nil, enums: enums) else { return nil }
+                guard let fv = t[.string(f.name)], let l = literal(fv, type: f.type, table: nil, enums: enums) else { return nil }
                 args.append("\(SwiftNames.declared(f.name)): \(l)")
             }
             return "\(table.swiftName)(\(args.joined(separator: ", ")))"
+        }
+    }
+
+    /// The Swift type of a boolean, integer, number or string value.
+    private func scalarType(_ t: TraitValueType) -> String? {
+        switch t {
+        case .boolean: return "Bool"
+        case .integer: return "Int"
+        case .number: return "Double"
+        case .string: return "String"
+        case .enumeration, .table: return nil
         }
     }
 
@@ -319,7 +324,8 @@ public struct SwiftExport {
     }
 
     private func structSource(_ s: StructPlan) -> [String] {
-        ["struct \(s.swiftName): Equatable {"] + s.fields.map { "    var \(SwiftNames.declared($0.name)): \($0.type)" } + ["}"]
+        ["struct \(s.swiftName): Equatable {"]
+            + s.fields.map { "    var \(SwiftNames.declared($0.name)): \(scalarType($0.type) ?? "String")" } + ["}"]
     }
 
     private func traitSource(_ t: TraitPlan) -> [String] {
