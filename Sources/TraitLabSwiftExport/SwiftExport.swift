@@ -299,7 +299,7 @@ public struct SwiftExport {
     }
 
     private func tableShape(_ v: TraitValue) -> String {
-        guard case .table(let t) = v else { return "is not a table" }
+        guard case .table(let t) = v else { return "is nil, which gives no fields for a struct" }
         if t.entries.isEmpty { return "is empty" }
         for e in t.entries {
             guard case .string(let k) = e.key else { return "has a non-string key (an array or a mixed table)" }
