@@ -63,6 +63,9 @@ expect "a class-typed value is listed and skipped" 'skipped 15 SessionTrait "its
 expect "a custom Equatable is listed and skipped" 'skipped 25 MarginsTrait "its value type Margins has a custom Equatable"'
 expect "a bridge that is no property mapping is listed; its key still imports" \
   'skipped 60 "HalfBadgeKey'"'"'s bridge" "read(from:) does more than return one trait property" && grep -q "name = \"halfBadge\"" "$tmp/MyTraits.lua"'
+if command -v luacheck >/dev/null; then
+  expect "the plugin is luacheck-clean" 'luacheck "$tmp/MyTraits.lua" --no-color >/dev/null'
+fi
 expect "the plugin header lists what was not translated" 'grep -c "^--   Tests/fixtures/swift/app/Untranslatable.swift:" "$tmp/MyTraits.lua" | grep -qx 4'
 
 cat > "$tmp/check_app.lua" <<'LUA'
