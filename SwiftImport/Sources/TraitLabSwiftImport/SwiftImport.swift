@@ -185,8 +185,21 @@ private struct Translator {
     private mutating func trait(_ decl: SourceModel.TypeDecl) throws -> (property: String, lines: [String]) {
         guard let member = decl.staticMembers["defaultValue"] else { throw Failure("it has no static defaultValue") }
         let typed = try value(of: member)
-        let name = try literalString(decl, "name") ?? decl.name
-        let identifier = try literalString(decl, "identifier")
+        // A computed name or identifier (an interpolated bundle identifier, say) is
+        // left out with a note; the trait itself still imports.
+        var notes: [SwiftImport.Skipped] = []
+        func literalOrNote(_ member: String, _ fallback: String) -> String? {
+            do {
+                return try literalString(decl, member)
+            } catch {
+                let loc = decl.staticMembers[member]?.location ?? decl.location
+                notes.append(.init(location: loc.description, what: "\(decl.name).\(member)",
+                                   reason: "it is not a string literal; the trait is imported with \(fallback)"))
+                return nil
+            }
+        }
+        let name = literalOrNote("name", "UIKit's default name, the type's name") ?? decl.name
+        let identifier = literalOrNote("identifier", "no identifier")
         let affects = try literalBool(decl, "affectsColorAppearance") ?? false
         let property = model.propertyFor["UITraitCollection"]?.first { $0.type == decl.name }?.property
             ?? model.propertyFor["UIMutableTraits"]?.first { $0.type == decl.name }?.property
@@ -202,6 +215,7 @@ private struct Translator {
         if affects { lines.append("      affectsColorAppearance = true,") }
         lines.append("      property = \(luaString(property)),")
         lines.append("    }")
+        skipped += notes
         return (property, lines)
     }
 

@@ -121,7 +121,7 @@ final class SwiftImportTests: XCTestCase {
         struct C: UITraitDefinition { static let defaultValue: UIColor = .red }
         struct D: UITraitDefinition { static let defaultValue = Eq(a: 1) }
         struct E: UITraitDefinition { static var defaultValue: Int { let x = 1; return x } }
-        struct F: UITraitDefinition { static let defaultValue = 1; static let name = String(42) }
+        struct F: UITraitDefinition { static let defaultValue = 1; static let affectsColorAppearance = Bool.random() }
         struct G: UITraitDefinition { static let defaultValue: [Int] = [] }
         struct H: UITraitDefinition { }
         """)
@@ -134,9 +134,26 @@ final class SwiftImportTests: XCTestCase {
         XCTAssertTrue(p.skipped[2].reason.hasPrefix("its value is class-typed (UIColor)"), p.skipped[2].reason)
         XCTAssertTrue(p.skipped[3].reason.contains("custom Equatable"))
         XCTAssertEqual(p.skipped[4].reason, "its default value is computed (a getter with statements)")
-        XCTAssertEqual(p.skipped[5].reason, "its name is not a string literal")
+        XCTAssertEqual(p.skipped[5].reason, "its affectsColorAppearance is not true or false")
         XCTAssertTrue(p.skipped[6].reason.hasPrefix("its type `[Int]` is not one TraitLab has"))
         XCTAssertEqual(p.skipped[7].reason, "it has no static defaultValue")
+    }
+
+    func testAComputedNameOrIdentifierIsLeftOutWithANote() {
+        let p = importing("""
+        struct T: UITraitDefinition {
+            static let defaultValue = 1
+            static let name = "T" + "x"
+            static let identifier = "\\(bundle).t"
+        }
+        """)
+        XCTAssertEqual(p.traitCount, 1)
+        XCTAssertTrue(p.lua.contains("name = \"T\",\n      type = \"integer\""), p.lua)
+        XCTAssertFalse(p.lua.contains("identifier ="), p.lua)
+        XCTAssertEqual(p.skipped.map(\.description), [
+            "A.swift:3: T.name: it is not a string literal; the trait is imported with UIKit's default name, the type's name",
+            "A.swift:4: T.identifier: it is not a string literal; the trait is imported with no identifier",
+        ])
     }
 
     func testNamesThatLuaCannotTakeAsIsAreQuoted() {
