@@ -79,7 +79,6 @@ private struct Translator {
     var enums: [(swift: String, local: String, cases: [String])] = []
     /// Traits translated: Swift type name → property.
     var traitProperties: [String: String] = [:]
-    var lines: [String] = []
 
     init(model: SourceModel) { self.model = model }
 
@@ -130,7 +129,8 @@ private struct Translator {
                 if let other = usedKeys[keyName] { throw Failure("the key name '\(keyName)' is already used by \(other)") }
                 let typed = try value(of: member)
                 usedKeys[keyName] = what
-                let local = luaLocal(keyName + "Key", taken: enums.map(\.local))
+                // Not the name of any type either: an enum met later gets its type's name.
+                let local = luaLocal(keyName + "Key", taken: enums.map(\.local) + model.typeOrder)
                 var fields = ["name = \(luaString(keyName))", "type = \(luaType(typed.kind))"]
                 fields.append("default = \(typed.luaDefault)")
                 let sourceNote = "  -- " + commentText("\(what), \(loc)")
