@@ -168,6 +168,7 @@ let usageSynopsis = """
 usage: traitlab [options] [script [args]]
        traitlab test [paths...] [--format text|tap|junit|json] [--filter PATTERN]
        traitlab module-path
+       traitlab swift export|import ...   (traitlab swift --help)
 """
 
 let usageOptions = """
