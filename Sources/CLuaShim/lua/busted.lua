@@ -59,7 +59,7 @@ for i, a in ipairs(args) do arg[i] = a end
 -- Machine formats: standard output carries the document alone. Everything
 -- else written to fd 1 (spec prints, busted's notes) goes to standard error;
 -- the handler's document is captured at `suite end` and written to the real
--- standard output, with characters XML forbids replaced in JUnit.
+-- standard output at exit, with characters XML forbids replaced in JUnit.
 
 local capture
 if machine then tl.redirect_stdout() end
@@ -136,6 +136,7 @@ local replayFile      -- set below when running workers
 
 local passed, failed, skipped = 0, 0, 0
 local closingLine
+local endSubscribed
 
 local function extend(busted)
   local setfenv = require 'busted.compatibility'.setfenv
@@ -213,8 +214,12 @@ local function extend(busted)
   end)
   busted.subscribe({ 'suite', 'start' }, function(suite)
     if opts.parent then replayFile = opts.parent(busted, suite) end
-    -- After the handlers' own subscribers: the document is complete then.
-    busted.subscribe({ 'suite', 'end' }, endCapture)
+    -- After the handlers' own subscribers (JUnit writes at exit, JSON at
+    -- suite end): the document is complete then.
+    if not endSubscribed then
+      endSubscribed = true
+      busted.subscribe({ 'exit' }, endCapture)
+    end
     return nil, true
   end)
   busted.subscribe({ 'suite', 'end' }, startCapture, { priority = 1 })
@@ -427,6 +432,10 @@ local function runWorkers(busted, suite)
         busted.publish(rec.c, e, rec.p and elements[rec.p] or nil, unpack(rec.a or {}, 1, rec.n or 0))
       end
     end
+    -- The replayed elements keep their parents (for full names) but are not
+    -- the file's children: busted must not run them after this body.
+    local children = context.children(file)
+    for i = #children, 1, -1 do children[i] = nil end
     if r.crash then
       local trace = { short_src = file.name, currentline = 0, traceback = '', message = r.crash }
       busted.publish({ 'error', 'file' }, file, context.parent(file), file.name .. ': ' .. r.crash, trace)
