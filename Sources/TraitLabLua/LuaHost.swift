@@ -179,6 +179,9 @@ public final class LuaHost {
         world.tearDown()
     }
 
+    /// The host attached to or owning a state, if there is one yet.
+    public static func existing(for L: LuaStatePointer) -> LuaHost? { from(L) }
+
     /// The host that owns a state, if any.
     static func from(_ L: LuaStatePointer) -> LuaHost? {
         guard let h = tl_gethost(L), let p = h.pointee.swift_host else { return nil }
