@@ -307,6 +307,12 @@ static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
     // Under `traitlab test` busted's own code is never interrupted (it must
     // go on to report the test): only Lua functions from other sources raise.
     if (tl_spec_trusted_code(L, ar)) return;
+    if (reason == 2) {
+        // Ctrl-C, as lua.c's lstop: one error, which a pcall may catch.
+        h->interrupt = 0;
+        tl_restore_hook(L);
+        luaL_error(L, "interrupted!");
+    }
     // Stays armed: a pcall in the script cannot swallow it for good.
     luaL_error(L, "%s", reason == 1 ? tl_timeout_message : reason == 3 ? tl_spec_stop_message() : "interrupted!");
 }
