@@ -173,6 +173,21 @@ extension LuaHost {
             d.stopMessage = nil
             return 1
         }
+        // pause() lifts a pending stop while busted publishes an event and
+        // returns its reason; resume_stop(reason) sets it again.
+        fn("pause") { c in
+            let h = tl_gethost(c.host.mainState)!
+            let reason = Int(h.pointee.interrupt)
+            guard reason != 0 else { return 0 }
+            h.pointee.interrupt = 0
+            c.L.push(reason)
+            return 1
+        }
+        fn("resume_stop") { c in
+            guard let reason = c.L.integer(1), reason != 0 else { return 0 }
+            tl_interrupt(c.host.mainState, Int32(reason))
+            return 0
+        }
         fn("in_spec") { c in
             c.L.push(c.host.specDriver?.inSpec ?? false)
             return 1

@@ -195,6 +195,16 @@ local function extend(busted)
     return unpack(ret, 1, ret.n)
   end
 
+  -- Once spec code has unwound, busted publishes what happened: helpers and
+  -- output handlers (code from outside busted) must not be stopped then.
+  local publish = busted.publish
+  busted.publish = function(...)
+    local paused = tl.pause()
+    local ret = table.pack(publish(...))
+    tl.resume_stop(paused)
+    return unpack(ret, 1, ret.n)
+  end
+
   -- The closing line counts what busted reports.
   busted.subscribe({ 'test', 'end' }, function(_, _, status)
     if status == 'success' then passed = passed + 1
@@ -437,8 +447,12 @@ local function runWorkers(busted, suite)
     local children = context.children(file)
     for i = #children, 1, -1 do children[i] = nil end
     if r.crash then
+      -- Reported as busted reports a file that does not load: on an element
+      -- of its own, plain data (busted's JSON handler cannot encode the file
+      -- element, which holds functions).
       local trace = { short_src = file.name, currentline = 0, traceback = '', message = r.crash }
-      busted.publish({ 'error', 'file' }, file, context.parent(file), file.name .. ': ' .. r.crash, trace)
+      busted.publish({ 'error', 'file' }, { descriptor = 'file', name = file.name, trace = trace }, nil,
+                     file.name .. ': ' .. r.crash, trace)
     end
   end
 end
