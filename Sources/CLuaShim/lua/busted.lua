@@ -310,7 +310,11 @@ package.preload['traitlab.recorder'] = function()
     end
     local function record(channel)
       return function(element, parent, ...)
-        if current then
+        if not current and channel[1] == 'error' and element and element.descriptor == 'file' and element.name then
+          -- A file that does not load (reported before the suite starts).
+          write { k = 'loaderror', n = element.name, a = { ... } }
+          out:flush()
+        elseif current then
           local first = channel[1]
           local c = (first == 'error' or first == 'failure' or first == 'pending')
                     and { first, element and element.descriptor } or channel
@@ -372,6 +376,8 @@ local function readRecords(path)
         cur = { records = {}, fileId = r.id }
         files[r.n] = cur
         order[#order + 1] = r.n
+      elseif r.k == 'loaderror' then
+        files[r.n] = { records = {}, done = true, loadError = r.a }
       elseif r.k == 'done' and cur then
         cur.done = true
         cur = nil
@@ -426,6 +432,10 @@ local function runWorkers(busted, suite)
   return function(file)
     local r = recorded[file.name]
     if not r then return end
+    if r.loadError then
+      busted.publish({ 'error', 'file' }, { descriptor = 'file', name = file.name }, nil, unpack(r.loadError, 1, 2))
+      return
+    end
     local elements = { [r.fileId or -1] = file }
     local context = busted.context
     for _, rec in ipairs(r.records) do
@@ -462,12 +472,15 @@ if opts.worker then
 elseif opts.jobs and opts.jobs > 1 then
   opts.parent = runWorkers
   local loader = require 'busted.modules.files.lua'
-  local load = loader.load
-  loader.load = function(busted, filename)
-    -- Compiled here only to report a file that does not load as busted does.
-    local chunk, getTrace, rewrite = load(busted, filename)
-    if not chunk then return chunk, getTrace, rewrite end
-    return function() if replayFile then replayFile(busted.context.get()) end end, getTrace, rewrite
+  -- Files are not compiled here: the workers do it (and report a file that
+  -- does not load); the parent's file only replays.
+  local function getTrace(_, info)   -- as busted's Lua file loader trims a trace
+    local index = info.traceback:find('\n%s*%[C]')
+    info.traceback = info.traceback:sub(1, index)
+    return info
+  end
+  loader.load = function(busted)
+    return function() if replayFile then replayFile(busted.context.get()) end end, getTrace
   end
 end
 
