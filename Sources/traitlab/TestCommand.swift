@@ -105,6 +105,8 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
     }
     inv.run.arguments = busted
     inv.run.workerArguments = worker
+    // A worker reports to its parent only (through the recorder handler).
+    if inv.run.workerFiles != nil { inv.run.format = nil }
     return inv
 }
 
