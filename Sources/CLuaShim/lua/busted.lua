@@ -51,7 +51,8 @@ end
 
 local args = opts.args
 if handlerNames[opts.format] then args = withOptions(args, { '-o', handlerNames[opts.format] }, false) end
-if opts.worker then args = withOptions(args, { '-o', 'traitlab.recorder' }, true) end
+-- A worker reports to the parent, once per parent run (the parent repeats).
+if opts.worker then args = withOptions(args, { '-o', 'traitlab.recorder', '--repeat=1' }, true) end
 arg = { [0] = 'traitlab test' }
 for i, a in ipairs(args) do arg[i] = a end
 
