@@ -334,6 +334,14 @@ void tl_interrupt(lua_State *L, int reason) {
     lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+// tl_interrupt for a coroutine: its own hook is not saved (one saved hook,
+// the main thread's, per state); it has none once the interrupt is cleared.
+void tl_interrupt_coroutine(lua_State *L, int reason) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->interrupt = reason;
+    lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
 // Puts back the hook tl_interrupt replaced on this thread, or none.
 static void tl_restore_hook(lua_State *L) {
     tl_host *h = tl_gethost(L);

@@ -65,7 +65,7 @@ void tl_spec_interrupt_running(int reason) {
     if (n > TL_MAX_RUNNING) n = TL_MAX_RUNNING;
     for (int i = 0; i < n; i++) {
         lua_State *co = tl_running[i];
-        if (co) tl_interrupt(co, reason);
+        if (co) tl_interrupt_coroutine(co, reason);
     }
 }
 
@@ -84,7 +84,7 @@ static int tl_auxresume(lua_State *L, lua_State *co, int narg) {
     lua_xmove(L, co, narg);
     // A coroutine resumed after an interrupt fired stops too.
     tl_host *h = tl_gethost(L);
-    if (h && h->interrupt) tl_interrupt(co, h->interrupt);
+    if (h && h->interrupt) tl_interrupt_coroutine(co, h->interrupt);
     int depth = tl_nrunning;
     if (depth < TL_MAX_RUNNING) tl_running[depth] = co;
     tl_nrunning = depth + 1;

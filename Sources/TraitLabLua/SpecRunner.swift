@@ -196,7 +196,7 @@ extension LuaHost {
             let message = try c.string(1)
             c.host.specDriver?.stopMessage = message
             tl_spec_stop(c.host.mainState, message)
-            if c.L != c.host.mainState { tl_interrupt(c.L, 3) }
+            if c.L != c.host.mainState { tl_interrupt_coroutine(c.L, 3) }
             return 0
         }
         fn("redirect_stdout") { c in

@@ -78,6 +78,8 @@ int tl_msghandler(lua_State *L);
 // ---- Interrupts (timeouts, Ctrl-C) ----
 // Safe from another thread or a signal handler: arms a count hook that raises.
 void tl_interrupt(lua_State *L, int reason);
+// The same for a coroutine (its own debug hook is not kept).
+void tl_interrupt_coroutine(lua_State *L, int reason);
 // Clears the hook once the chunk has unwound.
 void tl_clear_interrupt(lua_State *L);
 // Message used when an interrupt fires ("timed out" / "interrupted").
