@@ -129,6 +129,9 @@ PY
   run spec -j $j --format text
   expect "-j $j text" 1 '4 successes / 1 failure / 0 errors / 1 pending' '^4 passed, 1 failed, 1 skipped$'
 done
+"$bin" test spec/a_spec.lua -o json > busted_o.json 2> err.txt
+python3 -c "import json; d = json.load(open('busted_o.json')); assert len(d['failures']) == 1" && [ "$(tail -n 1 err.txt)" = "1 passed, 1 failed" ] \
+  && ok "busted's -o json is a machine format too: the document alone on stdout" || bad "-o json" "$(cat busted_o.json err.txt)"
 "$bin" test spec -o junit -Xoutput junit.xml > /dev/null 2>&1
 python3 -c "import sys, xml.dom.minidom as m; m.parse('junit.xml')" && ok "busted's -Xoutput FILE for junit" || bad "-Xoutput" "$(cat junit.xml)"
 rm spec/noisy_spec.lua

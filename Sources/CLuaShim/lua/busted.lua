@@ -16,7 +16,26 @@
 local tl, opts = ...
 
 local unpack = table.unpack
-local machine = opts.format == 'junit' or opts.format == 'json'
+
+-- The handler busted will load: --format's, or busted's own -o (the last one
+-- given wins, as in busted's command line).
+local function chosenOutput(args)
+  local output
+  local i = 1
+  while i <= #args do
+    local a = args[i]
+    if a == '--' then break end
+    if a == '-o' or a == '--output' then output = args[i + 1]; i = i + 1
+    elseif a:match('^%-%-output=') then output = a:match('^%-%-output=(.*)')
+    elseif a:match('^%-o.') then output = a:sub(3) end
+    i = i + 1
+  end
+  return output
+end
+local output = chosenOutput(opts.args)
+local machineFormat = output or opts.format
+if machineFormat ~= 'junit' and machineFormat ~= 'json' then machineFormat = nil end
+local machine = machineFormat ~= nil and not opts.worker
 local handlerNames = { tap = 'TAP', junit = 'junit', json = 'json' }
 
 -- Busted's modules, luassert, say, penlight and the other companions are
@@ -81,7 +100,7 @@ local function endCapture()
     local text = capture:read('a') or ''
     capture:close()
     capture = nil
-    if opts.format == 'junit' then
+    if machineFormat == 'junit' then
       text = text:gsub('[%z\1-\8\11\12\14-\31]', '\u{FFFD}')
     end
     tl.write_stdout(text)
