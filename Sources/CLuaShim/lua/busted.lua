@@ -218,9 +218,16 @@ local function extend(busted)
   -- Once spec code has unwound, busted publishes what happened: helpers and
   -- output handlers (code from outside busted) must not be stopped then.
   local publish = busted.publish
-  busted.publish = function(...)
+  busted.publish = function(channel, element, parent, message, ...)
     local paused = tl.pause()
-    local ret = table.pack(publish(...))
+    -- Lua calls no message handler for a memory error, so busted places it
+    -- where it noticed it (in this driver): place it at the spec element.
+    if type(message) == 'string' and message:match('^traitlab%.busted:%d+: not enough memory$') then
+      local trace = type(element) == 'table' and element.trace
+      message = (trace and (trace.short_src .. ':' .. trace.currentline .. ': ') or '') .. 'not enough memory'
+                .. (opts.memory and (' (--memory-limit of %d bytes per file)'):format(opts.memory) or '')
+    end
+    local ret = table.pack(publish(channel, element, parent, message, ...))
     tl.resume_stop(paused)
     return unpack(ret, 1, ret.n)
   end
