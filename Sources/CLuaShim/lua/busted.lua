@@ -46,7 +46,10 @@ for _, name in ipairs { 'busted.core', 'luassert.assert', 'say', 'pl.path', 'med
   if file then
     local top = name:match('^[^.]+')
     local dir = file:match('^(.*/)' .. top:gsub('%p', '%%%0') .. '[/.]')
-    if dir then tl.trust('@' .. dir .. top) end
+    if dir then
+      tl.trust('@' .. dir .. top .. '/')
+      tl.trust('@' .. dir .. top .. '.lua')
+    end
   end
 end
 tl.trust('=traitlab')
