@@ -5,7 +5,7 @@
 # crashing worker, NUL in names, documents alone on stdout).
 # Usage: test_runner_test.sh path/to/traitlab
 set -u
-bin=${1:?usage: test_runner_test.sh path/to/traitlab}
+bin=$(cd "$(dirname "${1:?usage: test_runner_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 cd "$work" || exit 1
