@@ -120,9 +120,23 @@ local function sandboxGlobals()
   for _, k in ipairs { 'assert', 'error', 'getmetatable', 'ipairs', 'next', 'pairs', 'pcall', 'print',
                        'rawequal', 'rawget', 'rawlen', 'rawset', 'select', 'setmetatable', 'tonumber',
                        'tostring', 'type', 'xpcall', 'collectgarbage', 'warn', '_VERSION',
-                       'string', 'table', 'math', 'utf8', 'coroutine',
                        'traits', 'ui', 'swiftui', 'plugins' } do
     S[k] = _G[k]
+  end
+  -- Copies of the libraries busted uses too, so a spec cannot change them
+  -- under busted's feet (the string methods of "x":rep stay busted's own,
+  -- and getmetatable("") does not hand them out).
+  for _, k in ipairs { 'string', 'table', 'math', 'utf8', 'coroutine' } do
+    local copy = {}
+    for name, f in pairs(_G[k]) do copy[name] = f end
+    S[k] = copy
+  end
+  local stringMeta = getmetatable('')
+  local getmeta = getmetatable
+  S.getmetatable = function(v)
+    local mt = getmeta(v)
+    if mt == stringMeta then return { __index = S.string } end
+    return mt
   end
   S.os = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
   S.debug = { traceback = debug.traceback }
