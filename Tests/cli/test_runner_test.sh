@@ -159,6 +159,27 @@ expect "--timeout stops loops in a test, in pcall, in coroutines, in a describe 
   'hang_spec.lua:2: timed out after 0.3 seconds' 'hang_spec.lua:4: timed out' 'hang_spec.lua:8: timed out' \
   'hang_spec.lua:11: timed out' 'hang_top_spec.lua:1: timed out' '^2 passed, 6 failed$'
 [ "$elapsed" -le 15 ] && ok "timeouts are prompt (${elapsed}s)" || bad "timeouts took ${elapsed}s"
+cat > hang_hooks_spec.lua <<'LUA'
+describe("setup", function()
+  setup(function() while true do end end)
+  it("never runs", function() end)
+end)
+describe("each", function()
+  before_each(function() while true do end end)
+  it("a", function() end)
+end)
+describe("after", function()
+  after_each(function() while true do end end)
+  it("b", function() end)
+end)
+describe("fin", function()
+  it("c", function() finally(function() while true do end end) end)
+end)
+describe("fine", function() it("d", function() end) end)
+LUA
+run hang_hooks_spec.lua --timeout 0.2
+expect "--timeout stops setup, before_each, after_each and finally" 1 'hang_hooks_spec.lua:2: timed out' \
+  'hang_hooks_spec.lua:6: timed out' 'hang_hooks_spec.lua:10: timed out' 'hang_hooks_spec.lua:14: timed out' '^2 passed, 4 failed$'
 run hang_spec.lua hang_top_spec.lua --timeout 0.3 -j 2 --format junit
 expect "--timeout under -j" 1 '^2 passed, 6 failed$'
 
