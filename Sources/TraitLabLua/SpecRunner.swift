@@ -33,6 +33,8 @@ public protocol SpecDeadline: AnyObject {
     func arm(_ L: LuaStatePointer, seconds: Double)
     /// Stops counting; returns whether the deadline passed.
     func disarm() -> Bool
+    /// "timed out after N seconds", as the interrupt raises it.
+    var message: String { get }
 }
 
 /// Runs busted (Debian's `lua-busted`) inside a TraitLab host: busted's own
@@ -163,8 +165,8 @@ extension LuaHost {
             tl_set_limit(c.host.mainState, 0)
             tl_clear_over_limit(c.host.mainState)
             tl_clear_interrupt(c.host.mainState)
-            if fired {
-                c.L.push("timed out after \(describeSeconds(d.timeout)) (--timeout)")
+            if fired, let message = d.deadline?.message {
+                c.L.push(message)
             } else if let m = d.stopMessage {
                 c.L.push(m)
             } else {
@@ -255,11 +257,4 @@ extension LuaHost {
         }
         L.setTop(t)
     }
-}
-
-/// "1 second", "2.5 seconds".
-func describeSeconds(_ seconds: Double) -> String {
-    let whole = seconds == seconds.rounded() && seconds < 1e15
-    let number = whole ? String(Int(seconds)) : String(seconds)
-    return number + (seconds == 1 ? " second" : " seconds")
 }

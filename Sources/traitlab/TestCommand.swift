@@ -122,6 +122,7 @@ private final class TestDeadline: SpecDeadline {
         watchdog?.arm()
     }
     func disarm() -> Bool { watchdog?.disarm() ?? false }
+    var message: String { "timed out after " + Watchdog.describe(watchdog?.seconds ?? 0) }
 }
 
 /// `traitlab test ...`: busted's exit status (0 when everything passed),
