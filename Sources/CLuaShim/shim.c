@@ -226,6 +226,11 @@ void *tl_tobox(lua_State *L, int idx, int *kind) {
     return b->payload;
 }
 
+int tl_isdeadbox(lua_State *L, int idx) {
+    tl_box *b = tl_checkedbox(L, idx);
+    return b && !b->payload;
+}
+
 void tl_setbox(lua_State *L, int idx, void *payload) {
     tl_box *b = tl_checkedbox(L, idx);
     if (b) b->payload = payload;

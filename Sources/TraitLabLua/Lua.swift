@@ -265,6 +265,9 @@ extension LuaCall {
     }
 
     func typeError(_ i: Int32, _ expected: String) -> LuaError {
+        if tl_isdeadbox(L, i) != 0 {
+            return argError(i, "this object belongs to an earlier engine world (each spec file starts with a fresh one)")
+        }
         let got = lua_type(L, i) <= 0 ? "no value" : L.typeName(i)
         if i == 1 && expected.first?.isUppercase == true && name.contains(":") {
             return .message("calling '\(name)' on bad self (\(expected) expected, got \(got))")

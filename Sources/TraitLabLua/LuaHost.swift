@@ -125,8 +125,8 @@ public final class LuaHost {
     /// Starts over with a fresh engine world, as `traitlab test` does before
     /// each spec file (and the `traitlab.busted` helper under busted): no
     /// trait definition, environment key, scene, plugin or trace carries over.
-    /// Lua objects of the old world that are still referenced keep working on
-    /// it; nothing of the new world can reach them.
+    /// Environment objects of the old world that Lua still references stop
+    /// working (using one is an error), so no tree mixes two worlds.
     public func resetWorld() {
         world.tearDown()
         let fresh = TraitWorld()
@@ -142,6 +142,19 @@ public final class LuaHost {
             if case .enumeration(let e) = def.valueType { shared.insert(Unmanaged.passUnretained(e).toOpaque()) }
         }
         for e in BuiltinEnvironmentKeys.valueTypes { shared.insert(Unmanaged.passUnretained(e).toOpaque()) }
+        // Environment objects of the old world that Lua still holds stop
+        // working: no tree may mix two worlds.
+        var released: [UnsafeMutableRawPointer] = []
+        L.registryGet(refs.objects)
+        L.pushNil()
+        while lua_next(L, -2) != 0 {
+            if let p = tl_tobox(L, -1, nil) {
+                tl_setbox(L, -1, nil)
+                released.append(p)
+            }
+            L.pop()
+        }
+        L.pop()
         for ref in [refs.objects, refs.anchors, refs.collectionBoxes, refs.collectionCache,
                     refs.definitions, refs.dynamicColorFunctions] {
             L.registryGet(ref)
@@ -159,6 +172,7 @@ public final class LuaHost {
         plugins = PluginRegistry()
         definedEnums = []
         if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
+        LuaFunctions.deferredReleases += released
         // ui.Screen.main is the new world's.
         if let screen = refs.baseClasses[.screen] {
             L.registryGet(screen)

@@ -112,14 +112,23 @@ final class HostTests: XCTestCase {
         w.rootViewController = ui.ViewController {}
         ui.update()
         sizeClass = traits.HorizontalSizeClass
+        kept = ui.View {}
         """))
         old = h.world
         h.resetWorld()
+        // An object of the old world, still held by Lua, is refused everywhere:
+        // no tree mixes two worlds.
+        for code in ["local _ = kept.traitCollection", "ui.View {}:addSubview(kept)", "kept:addSubview(ui.View {})"] {
+            let message = error(h, code)
+            XCTAssertTrue(message?.contains("earlier engine world") == true, "\(code): \(message ?? "no error")")
+        }
         XCTAssertNil(error(h, """
+        kept = nil
         assert(traits.named("theme") == nil, "the trait survived")
         Theme, scene = nil, nil
         assert(traits.HorizontalSizeClass == sizeClass, "system traits changed identity")
         assert(ui.Screen.main.name == "main")
+        collectgarbage(); collectgarbage()
         assert(ui.stats().environments == 1, "environments: " .. ui.stats().environments)
         traits.define { name = "Theme", default = 2, property = "theme" }
         swiftui.EnvironmentKey { name = "accent", default = "red" }

@@ -61,6 +61,7 @@ void tl_pushindexer(lua_State *L, int fnid, int table_index);
 void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues);
 void *tl_tobox(lua_State *L, int idx, int *kind);   // payload or NULL
 void tl_setbox(lua_State *L, int idx, void *payload); // replace payload (NULL on release)
+int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose object was released
 // The __gc metamethod for boxes: calls the Swift release, deferring it when Swift
 // frames are on the stack (a finalizer must not re-enter the engine mid-operation).
 int tl_box_gc(lua_State *L);
