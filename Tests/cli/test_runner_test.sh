@@ -78,6 +78,10 @@ run spec
 expect "a .busted file's default task" 0 '^2 passed, 0 failed$'
 run spec --run=slow
 expect "a .busted file's named task" 0 '^0 passed, 0 failed$'
+printf 'return { default = { output = "junit" } }\n' > .busted
+"$bin" test spec > busted_junit.xml 2> err.txt
+python3 -c "import xml.dom.minidom as m; m.parse('busted_junit.xml')" && [ "$(tail -n 1 err.txt)" = "3 passed, 1 failed, 1 skipped" ] \
+  && ok "a .busted file's junit output is a machine format: the document alone on stdout" || bad ".busted junit" "$(cat busted_junit.xml err.txt)"
 rm .busted
 cat > helper.lua <<'LUA'
 local busted = require 'busted'

@@ -17,25 +17,6 @@ local tl, opts = ...
 
 local unpack = table.unpack
 
--- The handler busted will load: --format's, or busted's own -o (the last one
--- given wins, as in busted's command line).
-local function chosenOutput(args)
-  local output
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    if a == '--' then break end
-    if a == '-o' or a == '--output' then output = args[i + 1]; i = i + 1
-    elseif a:match('^%-%-output=') then output = a:match('^%-%-output=(.*)')
-    elseif a:match('^%-o.') then output = a:sub(3) end
-    i = i + 1
-  end
-  return output
-end
-local output = chosenOutput(opts.args)
-local machineFormat = output or opts.format
-if machineFormat ~= 'junit' and machineFormat ~= 'json' then machineFormat = nil end
-local machine = machineFormat ~= nil and not opts.worker
 local handlerNames = { tap = 'TAP', junit = 'junit', json = 'json' }
 
 -- Busted's modules, luassert, say, penlight and the other companions are
@@ -85,10 +66,23 @@ for i, a in ipairs(args) do arg[i] = a end
 -- standard output at exit, with characters XML forbids replaced in JUnit.
 
 local capture
-if machine then tl.redirect_stdout() end
+local machineFormat   -- 'junit' or 'json' once busted loads that handler
+
+-- The handler busted loads (named by --format, -o or a .busted file) decides.
+local makeOutputLoader = require 'busted.modules.output_handler_loader'
+package.loaded['busted.modules.output_handler_loader'] = function(...)
+  local loadHandler = makeOutputLoader(...)
+  return function(busted, output, options)
+    if not opts.worker and (output == 'junit' or output == 'json') and not machineFormat then
+      machineFormat = output
+      tl.redirect_stdout()
+    end
+    return loadHandler(busted, output, options)
+  end
+end
 
 local function startCapture()
-  if machine and not capture then
+  if machineFormat and not capture then
     capture = io.tmpfile()
     if capture then io.output(capture) end
   end
@@ -544,7 +538,7 @@ end
 if failed > 0 and status == 0 then status = 1 end
 io.stdout:flush()
 if closingLine and not opts.worker then
-  if machine then
+  if machineFormat then
     io.stderr:write(closingLine, '\n')
   else
     tl.write_stdout(closingLine .. '\n')
