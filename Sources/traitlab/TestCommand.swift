@@ -159,5 +159,9 @@ func runTestCommand(_ args: [String]) -> Int32 {
         return 1
     }
     let exe = executablePath() ?? CommandLine.arguments[0]
+    // Ctrl-C as under `lua5.4 busted`: the spec code running fails with
+    // "interrupted!" and the run goes on; a second Ctrl-C ends it.
+    catchInterrupts(host.L)
+    defer { releaseInterrupts() }
     return SpecRunner.run(inv.run, host: host, deadline: TestDeadline(), executable: exe)
 }

@@ -187,6 +187,16 @@ expect "--timeout stops setup, before_each, after_each and finally" 1 'hang_hook
 run hang_spec.lua hang_top_spec.lua --timeout 0.3 -j 2 --format junit
 expect "--timeout under -j" 1 '^2 passed, 6 failed$'
 
+# Ctrl-C as under `lua5.4 busted`: the running test fails with "interrupted!", the run goes on.
+cat > int_spec.lua <<'LUA'
+it("hangs", function() io.stderr:write("ready\n") while true do end end)
+it("runs after", function() end)
+LUA
+"$bin" test int_spec.lua > int.out 2> int.err & pid=$!
+for _ in $(seq 100); do grep -q ready int.err 2>/dev/null && break; sleep 0.1; done
+kill -INT "$pid"; wait "$pid"; status=$?; out=$(cat int.out)
+expect "Ctrl-C fails the running test and the run goes on (as busted under lua5.4)" 1 'int_spec.lua:1: interrupted!' '^1 passed, 1 failed$'
+
 # ------------------------------------------------------------ os.exit, crashes, NUL
 cat > exit_spec.lua <<'LUA'
 describe("exit", function()
