@@ -67,7 +67,7 @@ final class REPL {
     /// Reads one input; nil at the end of input.
     private func readInput() -> Input? {
         L.setTop(0)
-        switch reader.read(prompt: "> ") {
+        switch reader.read(prompt: prompt(firstLine: true)) {
         case .end: return nil
         case .interrupted: return .nothing
         case .line(let line):
@@ -84,6 +84,23 @@ final class REPL {
             }
             return multiline(code)
         }
+    }
+
+    /// `_PROMPT` or `_PROMPT2` through `tostring` (so an object with
+    /// `__tostring` works), else "> " or ">> ": lua.c's `get_prompt`. A
+    /// failing `__tostring` is reported and the default used.
+    private func prompt(firstLine: Bool) -> String {
+        let fallback = firstLine ? "> " : ">> "
+        let base = L.top
+        defer { L.setTop(base) }
+        let code = "local p = " + (firstLine ? "_PROMPT" : "_PROMPT2") + "; if p ~= nil then return tostring(p) end"
+        guard L.load(code, name: "=prompt", mode: "t") == LUA_OK else { return fallback }
+        let status = tl_pcall(L, 0, 1)
+        if status != LUA_OK {
+            interpreter.report(status)
+            return fallback
+        }
+        return L.string(-1) ?? fallback
     }
 
     /// ":name", but not a "::label::" statement.
@@ -112,7 +129,7 @@ final class REPL {
                 return .chunk(status: status)
             }
             L.pop()
-            switch reader.read(prompt: ">> ") {
+            switch reader.read(prompt: prompt(firstLine: false)) {
             case .line(let more):
                 buffer += "\n" + more
             case .interrupted:
@@ -145,10 +162,15 @@ final class REPL {
         }
     }
 
-    /// Prints the values on the stack, if any.
+    /// Prints the values on the stack, if any: with the pretty printer on a
+    /// terminal, otherwise through the global `print`, as lua.c's `l_print`.
     private func printResults() {
         let n = L.top
         guard n > 0 else { return }
+        if isatty(0) == 0 {
+            callGlobalPrint(n)
+            return
+        }
         guard let printer else {
             message("cannot print results: the pretty printer did not load", withProgramName: false)
             return
@@ -160,6 +182,22 @@ final class REPL {
             interpreter.report(status)
         }
         L.setTop(0)
+    }
+
+    /// lua.c's `l_print`: `print(...)` with the results, and "error calling
+    /// 'print'" when that fails.
+    private func callGlobalPrint(_ n: Int32) {
+        defer { L.setTop(0) }
+        guard L.load("return print", name: "=stdin", mode: "t") == LUA_OK, tl_pcall(L, 0, 1) == LUA_OK else {
+            interpreter.report(LUA_ERRRUN)
+            return
+        }
+        tl_insert(L, 1)
+        if lua_pcallk(L, n, 0, 0, 0, nil) != LUA_OK {
+            let text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
+            message("error calling 'print' (\(text))", withProgramName: false)
+        }
+        fflush(stdout)
     }
 
     /// The end of a run-loop turn: `ui.update()` unless switched off.

@@ -64,7 +64,7 @@ private func warningFunction(_ ud: UnsafeMutableRawPointer?, _ msg: UnsafePointe
         return
     }
     if warningsEnabled {
-        writeError((warningContinues ? "" : "\(programName) warning: ") + text + (tocont != 0 ? "" : "\n"))
+        writeError((warningContinues ? "" : "Lua warning: ") + text + (tocont != 0 ? "" : "\n"))
     }
     warningContinues = tocont != 0
 }
