@@ -113,12 +113,17 @@ public final class LuaHost {
     }
 
     private func setUp() throws {
-        world.delegate = self
-        world.hierarchyMode = options.hierarchyMode
-        world.recordsRecentChanges = true   // dumps mark what the last update changed
+        configure(world)
         createRegistryTables()
         try installLibrary()
         if options.sandbox { applySandbox() }
+    }
+
+    /// What every world of this host starts with (the first and each reset).
+    private func configure(_ w: TraitWorld) {
+        w.delegate = self
+        w.hierarchyMode = options.hierarchyMode
+        w.recordsRecentChanges = true   // dumps mark what the last update changed
     }
 
     deinit { close() }
@@ -131,8 +136,7 @@ public final class LuaHost {
     public func resetWorld() {
         world.tearDown()
         let fresh = TraitWorld()
-        fresh.delegate = self
-        fresh.hierarchyMode = options.hierarchyMode
+        configure(fresh)
         world = fresh
         // The tables that map engine objects to their Lua objects start empty,
         // but for the system traits and their enums, which every world shares
