@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 static tl_dispatch_fn tl_dispatch;
-static char tl_self_key;  // F[&tl_self_key] = the environment userdata
 static tl_release_fn tl_release;
 
 void tl_set_dispatch(tl_dispatch_fn dispatch, tl_release_fn release) {
@@ -181,6 +180,7 @@ void tl_pushfunction(lua_State *L, int fnid) {
 
 static int tl_indexer(lua_State *L) {
     lua_settop(L, 2);
+    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt indexer");
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
@@ -390,26 +390,46 @@ int tl_deadline_passed(void) {
 // ---------------------------------------------------------------------------
 // Raw method lookup along a metatable/__index chain.
 
+// "__" names belong to the host: an environment's field table keeps its
+// bookkeeping under them, and no lookup on behalf of a script returns one.
+static int tl_is_reserved_key(lua_State *L, int key) {
+    if (lua_type(L, key) != LUA_TSTRING) return 0;
+    const char *k = lua_tostring(L, key);
+    return k[0] == '_' && k[1] == '_';
+}
+
+// The environment box at idx (any box of kind TL_KIND_ENVIRONMENT), or NULL.
+static int tl_is_environment(lua_State *L, int idx) {
+    int kind = 0;
+    return tl_tobox(L, idx, &kind) != NULL && kind == TL_KIND_ENVIRONMENT;
+}
+
 int tl_rawlookup_at(lua_State *L, int idx, int key) {
     // Follows Lua's own rule (raw get on tables, then the metatable's __index
     // while it is a table) but never calls a function, so it cannot raise.
+    // An environment is a userdata: its user fields (user value 1), then its
+    // class chain (its metatable's __metatable), skipping host "__" names.
     key = lua_absindex(L, key);
-    lua_pushvalue(L, idx);
+    idx = lua_absindex(L, idx);
+    if (tl_is_environment(L, idx)) {
+        if (tl_is_reserved_key(L, key)) { lua_pushnil(L); return LUA_TNIL; }
+        if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (!lua_getmetatable(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
+        lua_pushliteral(L, "__metatable");
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+    } else {
+        lua_pushvalue(L, idx);
+    }
     for (int depth = 0; depth < 64; depth++) {
         if (lua_type(L, -1) == LUA_TTABLE) {
             lua_pushvalue(L, key);
             if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
-            lua_pop(L, 1);
-            // An environment's field table continues with its class (kept in
-            // __metatable), since its own metatable's __index is a function.
-            if (lua_rawgetp(L, -1, &tl_self_key) != LUA_TNIL) {
-                lua_pop(L, 1);
-                lua_pushliteral(L, "__metatable");
-                lua_rawget(L, -2);
-                lua_remove(L, -2);
-                if (lua_type(L, -1) != LUA_TTABLE) break;
-                continue;
-            }
             lua_pop(L, 1);
         }
         if (!lua_getmetatable(L, -1)) break;
@@ -434,18 +454,40 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 
 // ---------------------------------------------------------------------------
 // Environment objects
-
-const void *tl_selfkey(void) { return &tl_self_key; }
+//
+// An environment is a box with one user value: its field table, made on the
+// first user field (most objects never get one). The metatable is shared by
+// every instance of a class and protected; scripts reach neither it nor the
+// field table, only what these two functions serve.
 
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
-    if (lua_type(L, 2) == LUA_TSTRING && tl_rawlookup_at(L, lua_upvalueindex(2), 2) != LUA_TNIL)
-        return 1;
+    if (!tl_is_environment(L, 1))
+        return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
+    if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
+    if (tl_is_reserved_key(L, 2)) { lua_pushnil(L); return 1; }
+    if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    }
     lua_settop(L, 2);
+    if (lua_type(L, 2) != LUA_TSTRING) { lua_pushnil(L); return 1; }
+    // Methods: the class chain, raw.
+    lua_pushvalue(L, lua_upvalueindex(2));
+    for (int depth = 0; depth < 64 && lua_type(L, -1) == LUA_TTABLE; depth++) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+        lua_pop(L, 1);
+        if (!lua_getmetatable(L, -1)) break;
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+        lua_remove(L, -2);
+    }
+    lua_settop(L, 2);
+    // Properties: Swift gets (object, key, property id).
     lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNIL) return 1;  // unknown: nil
-    lua_rawgetp(L, 1, &tl_self_key);
-    lua_replace(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(3)) != LUA_TNUMBER) { lua_pushnil(L); return 1; }
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
 }
 
@@ -460,19 +502,30 @@ void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_inde
 
 static int tl_env_newindex(lua_State *L) {
     lua_settop(L, 3);
+    if (!tl_is_environment(L, 1))
+        return luaL_error(L, "bad self to an environment's __newindex (%s)", luaL_typename(L, 1));
+    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
     if (lua_type(L, 2) == LUA_TSTRING) {
         lua_pushvalue(L, 2);
         if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL)
             return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
         lua_pop(L, 1);
         const char *k = lua_tostring(L, 2);
-        if (k[0] == '_' && k[1] == '_')
+        if (tl_is_reserved_key(L, 2))
             return luaL_error(L, "cannot set field '%s' on %s: names starting with '__' are reserved", k, luaL_typename(L, 1));
         if (tl_rawlookup_at(L, 1, 2) == LUA_TFUNCTION && lua_iscfunction(L, -1))
             return luaL_error(L, "cannot replace built-in method '%s'", k);
         lua_pop(L, 1);
+    } else if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
+        return luaL_error(L, "cannot use a light userdata as a field name");
     }
-    if (!lua_getmetatable(L, 1)) return luaL_error(L, "object has no field table");
+    if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        if (lua_isnil(L, 3)) return 0;   // clearing a field that was never set
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, 1, 1);
+    }
     lua_insert(L, 2);
     lua_rawset(L, 2);
     return 0;
@@ -483,6 +536,18 @@ void tl_push_env_newindexer(lua_State *L, int fnid, int props_index) {
     lua_pushinteger(L, fnid);
     lua_pushvalue(L, props_index);
     lua_pushcclosure(L, tl_env_newindex, 2);
+}
+
+int tl_pushfields(lua_State *L, int idx, int create) {
+    idx = lua_absindex(L, idx);
+    if (!tl_is_environment(L, idx)) { lua_pushnil(L); return 0; }
+    if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) return 1;
+    lua_pop(L, 1);
+    if (!create) { lua_pushnil(L); return 0; }
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, idx, 1);
+    return 1;
 }
 
 static int tl_openlibs_body(lua_State *L) {

@@ -100,6 +100,10 @@ extension LuaHost {
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
+                try c.table(1)
+                guard !c.L.isNil(2), !(lua_type(c.L, 2) == LUA_TNUMBER && c.L.number(2)?.isNaN == true) else {
+                    throw LuaError.message("ui: table index is nil or NaN")
+                }
                 c.L.setTop(3)
                 lua_rawset(c.L, 1)
                 return 0
@@ -111,6 +115,7 @@ extension LuaHost {
             return 0
         }))
         L.rawSet(-2, "__newindex")
+        L.push("ui"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, ui)
         // ui.Color
         L.newTable()
@@ -149,6 +154,7 @@ extension LuaHost {
             return 1
         }))
         L.rawSet(-2, "__call")
+        L.push("ui.Color"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, color)
         L.rawSet(ui, "Color")
     }

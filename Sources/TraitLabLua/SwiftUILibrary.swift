@@ -116,7 +116,7 @@ extension LuaHost {
     /// T[name] = the value on top (popped), T being the user value of the box at `i`.
     fileprivate func setUserValueField(_ i: Int32, _ name: String) {
         let u = L.absIndex(i)
-        _ = tl_getuservalue(L, u)
+        guard tl_getuservalue(L, u) == LUA_TTABLE else { L.pop(2); return }
         L.pushValue(-2)
         L.rawSet(-2, name)
         L.pop(2)
@@ -126,7 +126,7 @@ extension LuaHost {
     @discardableResult
     fileprivate func pushUserValueField(_ i: Int32, _ name: String) -> Int32 {
         let u = L.absIndex(i)
-        _ = tl_getuservalue(L, u)
+        guard tl_getuservalue(L, u) == LUA_TTABLE else { L.pop(); L.pushNil(); return LUA_TNIL }
         let type = L.rawGet(-1, name)
         tl_remove(L, -2)
         return type
@@ -523,10 +523,8 @@ extension LuaHost {
             }
             try view.setContentConfiguration(cfg)
         }
-        pushFields(object)
         L.pushValue(v)
-        L.rawSet(-2, "__" + key)
-        L.pop()
+        setHostField(object, "__" + key)
     }
 }
 

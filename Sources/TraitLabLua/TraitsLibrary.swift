@@ -197,7 +197,7 @@ extension LuaHost {
                 c.host.pushEntryIterator(tc.entries)
                 return 3
             }),
-        ], protect: true, gc: false)
+        ], gc: false)
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -218,7 +218,7 @@ extension LuaHost {
     /// reader), a __newindex, a __tostring and extra metamethods; returns its ref.
     func makeMeta(name: String, index: (String, LuaFunction), methods: [String: (String, LuaFunction)],
                   newindex: @escaping LuaFunction, tostring: @escaping LuaFunction,
-                  extra: [(String, String, LuaFunction)] = [], protect: Bool = false, gc: Bool = true) -> Int32 {
+                  extra: [(String, String, LuaFunction)] = [], gc: Bool = true) -> Int32 {
         L.newTable()
         let mt = L.top
         L.newTable()
@@ -238,7 +238,8 @@ extension LuaHost {
         }
         if gc { tl_pushboxgc(L); L.rawSet(mt, "__gc") }
         L.push(name); L.rawSet(mt, "__name")
-        if protect { L.push(name); L.rawSet(mt, "__metatable") }
+        // Protected: getmetatable(object) gives the type's name, not this table.
+        L.push(name); L.rawSet(mt, "__metatable")
         return L.ref()
     }
 

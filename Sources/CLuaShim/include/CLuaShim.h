@@ -99,17 +99,22 @@ int tl_deadline_passed(void);
 int tl_rawlookup(lua_State *L, int idx, const char *key);
 
 // ---- Environment objects ----
-// An environment is a userdata whose metatable F is its own field table
-// (F.__index = F, so user fields and cached values cost one table lookup). F's
-// metatable holds the class indexer below. F[tl_selfkey()] is the userdata.
-const void *tl_selfkey(void);
-// __index for F's metatable: the class chain (raw, methods), then the property
-// table; a known property calls Swift with (object, key, property id).
+// An environment is a box of kind TL_KIND_ENVIRONMENT with one user value, its
+// field table (nil until something is stored), and its class's shared,
+// protected instance metatable. User fields live under any key but "__"
+// names, which hold the host's bookkeeping and are never served to scripts.
+#define TL_KIND_ENVIRONMENT 1
+// __index for the instance metatable: user fields, then the class chain (raw,
+// methods), then the property table; a known property calls Swift with
+// (object, key, property id). Checks that its object is an environment.
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
-// __newindex for the userdata: a known property calls Swift's setter with
-// (object, key, value, property id); other keys are stored in F, except
+// __newindex: a known property calls Swift's setter with (object, key, value,
+// property id); other keys go to the field table (made on first use), except
 // reserved "__" names and built-in (C) methods, which are refused.
 void tl_push_env_newindexer(lua_State *L, int fnid, int props_index);
+// Pushes the field table of the environment at idx (making it when `create`),
+// or nil when there is none or idx is no environment. Returns 1 for a table.
+int tl_pushfields(lua_State *L, int idx, int create);
 // Like tl_rawlookup with the key at stack index `key`.
 int tl_rawlookup_at(lua_State *L, int idx, int key);
 // luaL_openlibs in protected mode. Returns a Lua status.
