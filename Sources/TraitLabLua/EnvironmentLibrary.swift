@@ -187,6 +187,7 @@ extension LuaHost {
         // `Class()`, `Class(nil)` and `Class {}` alike: slot 2 is the table or nil.
         L.setTop(2)
         if !L.isNil(2) { try c.table(2) }
+        try chargeEngine(1024)   // the Swift object, its lists and collections
         let env: TraitEnvironment
         switch kind {
         case .screen:
@@ -268,7 +269,7 @@ extension LuaHost {
         let view = env as? View, vc = env as? ViewController
         func pushOpt(_ e: TraitEnvironment?) { if let e { push(e) } else { L.pushNil() } }
         func pushList(_ list: [TraitEnvironment]) {
-            L.newTable(narr: Int32(list.count))
+            L.newTable(narr: Int32(clamping: list.count))
             for (k, e) in list.enumerated() { push(e); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         }
         switch p {
@@ -398,6 +399,11 @@ extension LuaHost {
                 let v = try view(c)
                 let sub = try c.environment(2, View.self, "View")
                 guard let i = c.L.integer(3) else { throw c.typeError(3, "integer index") }
+                // Checked before converting to 0-based: i may be math.mininteger.
+                let upper = v.subviews.count + (sub.superview === v ? 0 : 1)
+                guard i >= 1, i <= upper else {
+                    throw LuaError.message("subview index \(i) is out of range (1 to \(upper))")
+                }
                 try v.insertSubview(sub, at: i - 1)
                 return 0
             }),

@@ -78,14 +78,17 @@ extension LuaHost {
                 ("environmentsVisited", s.environmentsVisited), ("lastUpdateVisited", s.lastUpdateVisited),
                 ("collectionsCreated", TraitCollection.createdCount), ("luaMemory", c.host.memoryInUse),
             ]
-            c.L.newTable(nrec: Int32(fields.count))
+            c.L.newTable(nrec: Int32(clamping: fields.count))
             for (k, v) in fields { c.L.push(v); c.L.rawSet(-2, k) }
             return 1
         }
         fn("dump") { c in
             let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
             let format = try c.optString(2) ?? "tree"
-            c.L.push(try c.host.dump(env, format: format))
+            let text = try c.host.dump(env, format: format)
+            // Counted where it is produced: the copy Lua gets would double it.
+            try c.host.chargeEngine(text.utf8.count)
+            c.L.push(text)
             return 1
         }
         fn("trace") { c in try c.host.setTrace(c) }

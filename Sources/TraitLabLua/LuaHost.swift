@@ -84,6 +84,7 @@ public final class LuaHost {
             throw LuaError.message("cannot open the standard libraries: \(msg)")
         }
         try setUp()
+        tl_engine_baseline(L)
     }
 
     /// The host of a state owned by someone else (the `traitlab.so` module),
@@ -140,6 +141,19 @@ public final class LuaHost {
 
     /// Bytes Lua has allocated now.
     public var memoryInUse: Int { Int(tl_memory_in_use(L)) }
+
+    /// Bytes the engine holds for the script beyond Lua's heap, as counted
+    /// against `--memory-limit` (0 without a cap).
+    public var engineMemoryInUse: Int { Int(tl_engine_bytes(L)) }
+
+    /// Refuses up front work that would make the engine hold about `bytes`
+    /// more than the memory cap allows (copied trait values, definitions,
+    /// environments, dumps, SwiftUI trees).
+    func chargeEngine(_ bytes: Int) throws {
+        guard tl_engine_charge(L, max(0, bytes)) != 0 else {
+            throw LuaError.message("not enough memory (memory limit exceeded)")
+        }
+    }
 
     private func createRegistryTables() {
         func table(mode: String?) -> Int32 {

@@ -95,7 +95,7 @@ extension LuaHost {
         let opts = L.top
         func strings(_ key: String, _ list: [String]) {
             guard !list.isEmpty else { return }
-            L.newTable(narr: Int32(list.count))
+            L.newTable(narr: Int32(clamping: list.count))
             for (k, s) in list.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
             L.rawSet(opts, key)
         }
@@ -203,11 +203,11 @@ extension LuaHost {
         case .string(let s): L.push(s)
         case .array(let items):
             _ = lua_checkstack(L, 8)   // JSON depth is bounded by JSONValue.maximumDepth
-            L.newTable(narr: Int32(items.count))
+            L.newTable(narr: Int32(clamping: items.count))
             for (k, v) in items.enumerated() { push(v); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         case .object(let members):
             _ = lua_checkstack(L, 8)
-            L.newTable(nrec: Int32(members.count))
+            L.newTable(nrec: Int32(clamping: members.count))
             for (k, v) in members { push(v); L.rawSet(-2, k) }
         }
     }

@@ -274,7 +274,7 @@ extension LuaHost {
             ("__pairs", "swiftui.values.pairs", { c in
                 let v = try values(c)
                 c.L.registryGet(c.host.refs.next)
-                c.L.newTable(nrec: Int32(v.entries.count))
+                c.L.newTable(nrec: Int32(clamping: v.entries.count))
                 for e in v.entries {
                     c.host.push(e.value)
                     c.L.rawSet(-2, e.key.name)
@@ -291,6 +291,7 @@ extension LuaHost {
     private func makeSwiftUIView(_ c: LuaCall) throws -> Int32 {
         if L.isNil(1) { L.setTop(0); L.newTable() } else { try c.table(1) }
         try checkFields(c, 1, "swiftui.View", ["name", "body", "content"])
+        try chargeEngine(1024)
         let name = try optionalName(c)
         let bodyType = L.rawGet(1, "body")
         guard bodyType == LUA_TFUNCTION || bodyType == LUA_TNIL else {
@@ -444,7 +445,7 @@ extension LuaHost {
             case "bodyCount": c.L.push(v.bodyCount)
             case "environment": c.host.push(v.environment)
             case "content":
-                c.L.newTable(narr: Int32(v.content.count))
+                c.L.newTable(narr: Int32(clamping: v.content.count))
                 for (k, child) in v.content.enumerated() {
                     c.host.push(child)
                     lua_rawseti(c.L, -2, lua_Integer(k + 1))

@@ -12,6 +12,8 @@
 #   -- stdout: REGEX                          grep -E pattern stdout must match
 #   -- rss-mb: 200                            peak RSS cap in MB (default 400)
 #   -- seconds: 60                            guard timeout (default 60)
+#   -- ulimit-v: 800000                       address-space limit in KB (ulimit -v),
+#                                             so the system itself refuses memory
 #
 # The scripts run in a scratch folder holding files a sandboxed script must
 # never read: secret.env (shell-style, parses as Lua), secret.lua, a binary
@@ -53,9 +55,12 @@ for f in "$here"/*.lua; do
   want_out=$(header stdout "$f")
   cap=$(header rss-mb "$f"); cap=${cap:-400}
   secs=$(header seconds "$f"); secs=${secs:-60}
+  vlimit=$(header ulimit-v "$f")
   # shellcheck disable=SC2086
-  /usr/bin/time -f '%M' -o "$tmp/rss" timeout -s KILL "$secs" "$TL" $args "$f" \
-    >"$tmp/out" 2>"$tmp/err" </dev/null
+  (
+    if [ -n "$vlimit" ]; then ulimit -v "$vlimit"; fi
+    exec /usr/bin/time -f '%M' -o "$tmp/rss" timeout -s KILL "$secs" "$TL" $args "$f"
+  ) >"$tmp/out" 2>"$tmp/err" </dev/null
   rc=$?
   rss_kb=$(tail -1 "$tmp/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0)
   # /usr/bin/time reports a signal death as "Command terminated by signal N".

@@ -32,9 +32,17 @@ typedef struct tl_host {
     int in_swift;              // innermost frame is Swift: allocations must not fail
     int swift_frames;          // Swift frames anywhere on the C stack
     int over_limit;            // an allocation in Swift went past the cap
+    int alloc_failed;          // the system refused an allocation made in Swift
+    int swift_in_finalizer;    // the innermost Swift frame began inside a finalizer
     volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C)
     lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
     void *base_ud;
+    lua_State *L;              // the main thread (for lua_gc from the allocator)
+    size_t blocks;             // Lua's live blocks, counted when capped
+    size_t engine;             // bytes the engine holds beyond Lua's heap (last measured)
+    size_t engine_base;        // malloc's heap, not Lua's, when the state was set up
+    size_t engine_charged;     // estimated engine growth since the last measurement
+    unsigned engine_calls;     // Swift calls since the last measurement
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -44,6 +52,15 @@ tl_host *tl_attach(lua_State *L);
 tl_host *tl_gethost(lua_State *L);
 // Frees the host record after lua_close (tl_newstate only).
 void tl_close(lua_State *L);
+
+// ---- Engine memory under the cap (--memory-limit) ----
+// Records the process's heap outside Lua as the baseline (after setting up).
+void tl_engine_baseline(lua_State *L);
+// Notes that the engine is about to hold about `bytes` more for the script.
+// Returns 0 when that would pass the cap (refuse the work up front), else 1.
+int tl_engine_charge(lua_State *L, size_t bytes);
+// Bytes the engine holds for the script now (measured); 0 without a cap.
+size_t tl_engine_bytes(lua_State *L);
 
 // ---- Calling into Swift ----
 void tl_pushfunction(lua_State *L, int fnid);
