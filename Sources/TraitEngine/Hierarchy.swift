@@ -237,7 +237,9 @@ open class View: TraitEnvironment {
             throw TraitError("cannot add \(view) as a subview of \(self): \(self) is below \(host === view ? "it" : "\(host), whose view it is")")
         }
         if let i = index, i < 0 || i > subviews.count - (view.superview === self ? 1 : 0) {
-            throw TraitError("subview index \(i + 1) is out of range (1 to \(subviews.count + 1))")
+            // 1-based in the message, without arithmetic that could overflow on Int.max.
+            let shown = i == Int.max ? "\(i)" : "\(i + 1)"
+            throw TraitError("subview index \(shown) is out of range (1 to \(subviews.count + 1))")
         }
         let old = view.superview
         if let old {

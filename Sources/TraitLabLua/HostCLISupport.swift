@@ -135,19 +135,19 @@ extension LuaHost {
 
     private func environmentMemberNames(_ env: TraitEnvironment, at i: Int32, methodsOnly: Bool) -> [String] {
         var names: [String] = []
-        // The field table F (the userdata's metatable) holds user fields.
-        if lua_getmetatable(L, i) != 0 {
-            let f = L.top
-            L.forEachPair(f) {
+        // The field table (the object's user value) holds user fields; the
+        // class table (its metatable's __metatable) and its chain the methods.
+        let base = L.top
+        if pushFields(i, create: false) {
+            L.forEachPair(L.top) {
                 guard !methodsOnly || lua_type(L, -1) == LUA_TFUNCTION else { return }
                 if let k = L.string(-2), !k.hasPrefix("__") { names.append(k) }
             }
-            // F.__metatable is the class table; methods live along its __index chain.
-            if L.rawGet(f, "__metatable") == LUA_TTABLE {
-                names += tableChainNames(at: L.top)
-            }
-            L.setTop(f - 1)
         }
+        if lua_getmetatable(L, i) != 0, L.rawGet(-1, "__metatable") == LUA_TTABLE {
+            names += tableChainNames(at: L.top)
+        }
+        L.setTop(base)
         if methodsOnly { return names }
         names += ["name", "className", "traitCollection", "traitParent", "traitChildren"]
         if !(env is Screen) { names.append("traitOverrides") }

@@ -90,7 +90,7 @@ extension LuaHost {
             L.push({ if case .traitsChanged = event { return "traitsChanged" } else { return "handler" } }())
             L.rawSet(t, "kind")
             push(e); L.rawSet(t, "environment")
-            L.newTable(narr: Int32(d.count))
+            L.newTable(narr: Int32(clamping: d.count))
             for (k, def) in d.enumerated() { push(def); lua_rawseti(L, -2, lua_Integer(k + 1)) }
             L.rawSet(t, "traits")
         case .lifecycle(let e, let ev):

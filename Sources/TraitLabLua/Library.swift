@@ -78,7 +78,7 @@ extension LuaHost {
                 ("environmentsVisited", s.environmentsVisited), ("lastUpdateVisited", s.lastUpdateVisited),
                 ("collectionsCreated", TraitCollection.createdCount), ("luaMemory", c.host.memoryInUse),
             ]
-            c.L.newTable(nrec: Int32(fields.count))
+            c.L.newTable(nrec: Int32(clamping: fields.count))
             for (k, v) in fields { c.L.push(v); c.L.rawSet(-2, k) }
             return 1
         }
@@ -90,7 +90,10 @@ extension LuaHost {
                 guard let w = c.L.integer(3), w > 0 else { throw c.argError(3, "width in columns expected, a positive integer") }
                 width = w
             }
-            c.L.push(try c.host.dump(env, format: format, width: width))
+            let text = try c.host.dump(env, format: format, width: width)
+            // Counted where it is produced: the copy Lua gets would double it.
+            try c.host.chargeEngine(text.utf8.count)
+            c.L.push(text)
             return 1
         }
         fn("picture") { c in
@@ -134,6 +137,10 @@ extension LuaHost {
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
+                try c.table(1)
+                guard !c.L.isNil(2), !(lua_type(c.L, 2) == LUA_TNUMBER && c.L.number(2)?.isNaN == true) else {
+                    throw LuaError.message("ui: table index is nil or NaN")
+                }
                 c.L.setTop(3)
                 lua_rawset(c.L, 1)
                 return 0
@@ -145,6 +152,7 @@ extension LuaHost {
             return 0
         }))
         L.rawSet(-2, "__newindex")
+        L.push("ui"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, ui)
         // ui.Color
         L.newTable()
@@ -183,6 +191,7 @@ extension LuaHost {
             return 1
         }))
         L.rawSet(-2, "__call")
+        L.push("ui.Color"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, color)
         L.rawSet(ui, "Color")
     }

@@ -68,6 +68,11 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
     if !LuaFunctions.deferredReleases.isEmpty, tl_gethost(L).pointee.swift_frames == 1 {
         LuaFunctions.drainReleases()
     }
+    // The id comes from an upvalue, which debug.setupvalue could change.
+    guard LuaFunctions.functions.indices.contains(Int(fnid)) else {
+        L.push("corrupt TraitLab function")
+        return TL_RAISE_WHERE
+    }
     let entry = LuaFunctions.functions[Int(fnid)]
     // Work on the calling thread's stack (a coroutine has its own), with room
     // to spare: a C function is only promised LUA_MINSTACK slots.
@@ -181,17 +186,21 @@ extension LuaStatePointer {
         return String(cString: lua_typename(self, lua_type(self, i)))
     }
 
-    /// Pushes `t[key]` without metamethods and returns its type.
+    /// Pushes `t[key]` without metamethods and returns its type; nil when
+    /// `t` is not a table (a value read back from Lua may be anything).
     @discardableResult
     public func rawGet(_ table: Int32, _ key: String) -> Int32 {
         let t = absIndex(table)
+        guard lua_type(self, t) == LUA_TTABLE else { pushNil(); return LUA_TNIL }
         push(key)
         return lua_rawget(self, t)
     }
 
-    /// `t[key] = top`, raw; pops the value.
+    /// `t[key] = top`, raw; pops the value. Does nothing but pop when `t` is
+    /// not a table.
     public func rawSet(_ table: Int32, _ key: String) {
         let t = absIndex(table)
+        guard lua_type(self, t) == LUA_TTABLE else { pop(); return }
         push(key)
         tl_insert(self, -2)
         lua_rawset(self, t)
@@ -221,6 +230,7 @@ extension LuaStatePointer {
     /// during `body`). The body must leave the stack as it found it.
     func forEachPair(_ t: Int32, _ body: () throws -> Void) rethrows {
         let t = absIndex(t)
+        guard lua_type(self, t) == LUA_TTABLE else { return }
         pushNil()
         while lua_next(self, t) != 0 {
             do { try body() } catch { pop(2); throw error }

@@ -85,6 +85,7 @@ public final class LuaHost {
             throw LuaError.message("cannot open the standard libraries: \(msg)")
         }
         try setUp()
+        tl_engine_baseline(L)
     }
 
     /// The host of a state owned by someone else (the `traitlab.so` module),
@@ -210,6 +211,19 @@ public final class LuaHost {
     /// Bytes Lua has allocated now.
     public var memoryInUse: Int { Int(tl_memory_in_use(L)) }
 
+    /// Bytes the engine holds for the script beyond Lua's heap, as counted
+    /// against `--memory-limit` (0 without a cap).
+    public var engineMemoryInUse: Int { Int(tl_engine_bytes(L)) }
+
+    /// Refuses up front work that would make the engine hold about `bytes`
+    /// more than the memory cap allows (copied trait values, definitions,
+    /// environments, dumps, SwiftUI trees).
+    func chargeEngine(_ bytes: Int) throws {
+        guard tl_engine_charge(L, max(0, bytes)) != 0 else {
+            throw LuaError.message("not enough memory (memory limit exceeded)")
+        }
+    }
+
     private func createRegistryTables() {
         func table(mode: String?) -> Int32 {
             L.newTable()
@@ -281,25 +295,16 @@ public final class LuaHost {
             L.registryGet(refs.baseClasses[EnvironmentKind(env)] ?? LUA_REFNIL)
             classIndex = L.top
         }
-        L.pushBox(env, kind: .environment)
+        L.pushBox(env, kind: .environment, userValues: 1)
         let u = L.top
-        L.newTable(nrec: 8)
-        let f = L.top
-        L.pushValue(f); L.rawSet(f, "__index")
-        L.registryGet(refs.envNewindex); L.rawSet(f, "__newindex")
-        tl_pushboxgc(L); L.rawSet(f, "__gc")
-        L.registryGet(refs.envToString); L.rawSet(f, "__tostring")
-        L.push(env.className); L.rawSet(f, "__name")
-        L.pushValue(classIndex); L.rawSet(f, "__metatable")
-        L.pushValue(u); tl_rawsetp(L, f, tl_selfkey())
-        // F's metatable: the class's instance meta (its indexer).
+        // The class's instance metatable, shared by all its objects; the field
+        // table (the user value) is made when something is first stored.
         L.registryGet(refs.classes)
         L.pushValue(classIndex)
-        lua_rawget(L, -2)
-        _ = L.rawGet(-1, "meta")
-        lua_setmetatable(L, f)
-        L.pop(2)
-        lua_setmetatable(L, u)
+        if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "meta") == LUA_TTABLE {
+            lua_setmetatable(L, u)
+        }
+        L.setTop(u)
         L.registryGet(refs.objects)
         L.pushValue(u)
         tl_rawsetp(L, -2, key)
@@ -318,7 +323,7 @@ public final class LuaHost {
         defer { L.setTop(base) }
         if let owner {
             push(owner)
-            pushFields(-1)
+            guard tl_pushfields(L, -1, on ? 1 : 0) != 0 else { return }
             if L.rawGet(-1, "__owned") != LUA_TTABLE {
                 guard on else { return }
                 L.pop()
@@ -337,9 +342,32 @@ public final class LuaHost {
         }
     }
 
-    /// Pushes the field table F of the environment object at `i`.
-    func pushFields(_ i: Int32) {
-        if lua_getmetatable(L, i) == 0 { L.pushNil() }
+    /// Pushes the field table of the environment object at `i`, making it
+    /// unless `create` is false (then nil when it has none). The host keeps its
+    /// own entries there under "__" names, which no script can read or write.
+    /// Returns whether a table was pushed.
+    @discardableResult
+    func pushFields(_ i: Int32, create: Bool = true) -> Bool {
+        tl_pushfields(L, i, create ? 1 : 0) != 0
+    }
+
+    /// Pushes `fields[key]` of the environment at `i` (nil without a field table); returns its type.
+    @discardableResult
+    func pushHostField(_ i: Int32, _ key: String) -> Int32 {
+        guard pushFields(i, create: false) else { return LUA_TNIL }
+        let t = L.rawGet(-1, key)
+        tl_remove(L, -2)
+        return t
+    }
+
+    /// `fields[key] = top` for the environment at `i`; pops the value. Storing
+    /// nil makes no field table.
+    func setHostField(_ i: Int32, _ key: String) {
+        let i = L.absIndex(i)
+        guard pushFields(i, create: !L.isNil(-1)) else { L.pop(2); return }
+        L.pushValue(-2)
+        L.rawSet(-2, key)
+        L.pop(2)
     }
 
     // MARK: - Collections
@@ -452,11 +480,9 @@ extension LuaHost: TraitWorldDelegate {
 
     public func environmentDidUpdateTraits(_ env: TraitEnvironment) {
         push(env)
-        let u = L.top
-        pushFields(u)
         L.pushNil()
-        L.rawSet(-2, "traitCollection")
-        L.setTop(u - 1)
+        setHostField(-2, "traitCollection")
+        L.pop()
     }
 
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
@@ -475,10 +501,8 @@ extension LuaHost: TraitWorldDelegate {
         defer { L.setTop(u - 1) }
         if event.isTracked {
             // Reads during tracked work must reach Swift, not the cached table.
-            pushFields(u)
             L.pushNil()
-            L.rawSet(-2, "traitCollection")
-            L.pop()
+            setHostField(u, "traitCollection")
         }
         guard tl_rawlookup(L, u, event.rawValue) == LUA_TFUNCTION else { return }
         L.pushValue(u)

@@ -47,7 +47,7 @@ extension LuaHost {
         }
         fn("list") { c in
             let reg = c.host.plugins
-            c.L.newTable(narr: Int32(reg.order.count))
+            c.L.newTable(narr: Int32(clamping: reg.order.count))
             for (k, name) in reg.order.enumerated() {
                 guard let p = reg.plugins[name] else { continue }
                 c.L.newTable(nrec: 3)
@@ -70,7 +70,7 @@ extension LuaHost {
         }
         fn("path") { c in
             let dirs = c.host.pluginSearchPath()
-            c.L.newTable(narr: Int32(dirs.count))
+            c.L.newTable(narr: Int32(clamping: dirs.count))
             for (k, d) in dirs.enumerated() { c.L.push(d); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
             return 1
         }
@@ -244,7 +244,7 @@ extension LuaHost {
         }
         world.invalidateAllTraits()
         clearCollectionCaches()
-        L.newTable(narr: Int32(dropped.count))
+        L.newTable(narr: Int32(clamping: dropped.count))
         for (k, s) in dropped.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         return 2
     }

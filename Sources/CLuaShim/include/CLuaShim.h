@@ -32,6 +32,8 @@ typedef struct tl_host {
     int in_swift;              // innermost frame is Swift: allocations must not fail
     int swift_frames;          // Swift frames anywhere on the C stack
     int over_limit;            // an allocation in Swift went past the cap
+    int alloc_failed;          // the system refused an allocation made in Swift
+    int swift_in_finalizer;    // the innermost Swift frame began inside a finalizer
     volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C)
     lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
     void *base_ud;
@@ -39,6 +41,12 @@ typedef struct tl_host {
     lua_Hook saved_hook;           // when an interrupt is cleared
     int saved_hook_mask;
     int saved_hook_count;
+    lua_State *L;              // the main thread (for lua_gc from the allocator)
+    size_t blocks;             // Lua's live blocks, counted when capped
+    size_t engine;             // bytes the engine holds beyond Lua's heap (last measured)
+    size_t engine_base;        // malloc's heap, not Lua's, when the state was set up
+    size_t engine_charged;     // estimated engine growth since the last measurement
+    unsigned engine_calls;     // Swift calls since the last measurement
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -48,6 +56,15 @@ tl_host *tl_attach(lua_State *L);
 tl_host *tl_gethost(lua_State *L);
 // Frees the host record after lua_close (tl_newstate only).
 void tl_close(lua_State *L);
+
+// ---- Engine memory under the cap (--memory-limit) ----
+// Records the process's heap outside Lua as the baseline (after setting up).
+void tl_engine_baseline(lua_State *L);
+// Notes that the engine is about to hold about `bytes` more for the script.
+// Returns 0 when that would pass the cap (refuse the work up front), else 1.
+int tl_engine_charge(lua_State *L, size_t bytes);
+// Bytes the engine holds for the script now (measured); 0 without a cap.
+size_t tl_engine_bytes(lua_State *L);
 
 // ---- Calling into Swift ----
 void tl_pushfunction(lua_State *L, int fnid);
@@ -130,17 +147,22 @@ int tl_deadline_passed(void);
 int tl_rawlookup(lua_State *L, int idx, const char *key);
 
 // ---- Environment objects ----
-// An environment is a userdata whose metatable F is its own field table
-// (F.__index = F, so user fields and cached values cost one table lookup). F's
-// metatable holds the class indexer below. F[tl_selfkey()] is the userdata.
-const void *tl_selfkey(void);
-// __index for F's metatable: the class chain (raw, methods), then the property
-// table; a known property calls Swift with (object, key, property id).
+// An environment is a box of kind TL_KIND_ENVIRONMENT with one user value, its
+// field table (nil until something is stored), and its class's shared,
+// protected instance metatable. User fields live under any key but "__"
+// names, which hold the host's bookkeeping and are never served to scripts.
+#define TL_KIND_ENVIRONMENT 1
+// __index for the instance metatable: user fields, then the class chain (raw,
+// methods), then the property table; a known property calls Swift with
+// (object, key, property id). Checks that its object is an environment.
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
-// __newindex for the userdata: a known property calls Swift's setter with
-// (object, key, value, property id); other keys are stored in F, except
+// __newindex: a known property calls Swift's setter with (object, key, value,
+// property id); other keys go to the field table (made on first use), except
 // reserved "__" names and built-in (C) methods, which are refused.
 void tl_push_env_newindexer(lua_State *L, int fnid, int props_index);
+// Pushes the field table of the environment at idx (making it when `create`),
+// or nil when there is none or idx is no environment. Returns 1 for a table.
+int tl_pushfields(lua_State *L, int idx, int create);
 // Like tl_rawlookup with the key at stack index `key`.
 int tl_rawlookup_at(lua_State *L, int idx, int key);
 // luaL_openlibs in protected mode. Returns a Lua status.
