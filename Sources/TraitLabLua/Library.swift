@@ -252,27 +252,47 @@ extension LuaHost {
     /// Removes what an untrusted script must not reach: files, processes,
     /// native code, and the parts of `debug` that can break the VM.
     func applySandbox() {
+        // The rules are written down in README ("Limits and the sandbox"):
+        // no file is read and no binary chunk is loaded by any route.
         _ = run("""
+        local loaded, preload, config = package.loaded, package.preload, package.config
+        local plugin_names, plugin_load = plugins.list, plugins.load
         local os_keep = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
         os = os_keep
         io = nil
         dofile, loadfile = nil, nil
         local raw_load = load
-        load = function(chunk, name, mode, env)
+        load = function(chunk, name, mode, ...)
           if mode ~= nil and mode ~= "t" then error("load: only text chunks are allowed in the sandbox", 2) end
-          return raw_load(chunk, name, "t", env)
+          return raw_load(chunk, name, "t", ...)
         end
         debug = { traceback = debug.traceback }
-        if package then
-          package.loadlib = nil
-          package.cpath = ""
-          package.searchers[3] = nil
-          package.searchers[4] = nil
-          package.loaded.io = nil
-          package.loaded.os = os_keep
-          package.loaded.debug = debug
-        end
         string.dump = nil
+        -- require: preloaded modules and the plugins the command line loaded;
+        -- no searcher, so no path, no C library and no binary chunk.
+        require = function(name)
+          if type(name) ~= "string" then
+            error(("bad argument #1 to 'require' (string expected, got %s)"):format(type(name)), 2)
+          end
+          local m = rawget(loaded, name)
+          if m ~= nil then return m end
+          local open = rawget(preload, name)
+          if open ~= nil then
+            local r = open(name, ":preload:")
+            if r == nil then r = true end
+            if rawget(loaded, name) == nil then rawset(loaded, name, r) end
+            return rawget(loaded, name), ":preload:"
+          end
+          for _, p in ipairs(plugin_names()) do
+            if p.name == name then return plugin_load(name) end
+          end
+          error(("module '%s' not found: the sandbox reads no files (only preloaded modules and plugins named on the command line)"):format(name), 2)
+        end
+        package = { loaded = loaded, preload = preload, config = config, path = "", cpath = "" }
+        loaded.package = package
+        loaded.io = nil
+        loaded.os = os_keep
+        loaded.debug = debug
         """, name: "=sandbox")
     }
 }

@@ -250,6 +250,11 @@ describe("a sandboxed spec", function()
     assert.has_error(function() require("pl.path") end)
     assert.is_nil(string.dump)
   end)
+  it("reads no plugin file, directly or through require('traitlab')", function()
+    assert.has_error(function() plugins.load("/etc/passwd") end)
+    assert.has_error(function() plugins.addPath("/") end)
+    assert.has_error(function() require("traitlab").plugins.load("./sandbox_spec.lua") end)
+  end)
   it("cannot change the libraries busted uses", function()
     string.format = function() return "forged" end
     table.concat = nil
@@ -266,9 +271,9 @@ describe("a sandboxed spec", function()
 end)
 LUA
 run sandbox_spec.lua --sandbox
-expect "--sandbox: spec code sandboxed, busted still works (and reports)" 0 '^5 passed, 0 failed$'
+expect "--sandbox: spec code sandboxed, busted still works (and reports)" 0 '^6 passed, 0 failed$'
 run sandbox_spec.lua --filter-out="libraries" --filter-out="library changes"
-expect "without --sandbox the same spec sees everything" 1 '^1 passed, 2 failed$'
+expect "without --sandbox the same spec sees everything" 1 '^1 passed, 3 failed$'
 cat > memory_spec.lua <<'LUA'
 it("grows past the limit", function() local t = {} for i = 1, 1e8 do t[i] = ("x"):rep(64) .. i end end)
 it("stays small", function() local t = {} for i = 1, 1000 do t[i] = i end end)

@@ -132,6 +132,20 @@ local function sandboxGlobals()
     if mt == stringMeta then return { __index = S.string } end
     return mt
   end
+  -- Plugins: the ones already loaded (no file is read from a sandboxed spec).
+  local realPlugins = plugins
+  S.plugins = {
+    list = realPlugins.list,
+    load = function(name)
+      for _, p in ipairs(realPlugins.list()) do
+        if p.name == name then return realPlugins.load(name) end
+      end
+      error(("plugins.load: the sandbox loads no plugin files; '%s' is not loaded"):format(tostring(name)), 2)
+    end,
+    reload = function() error('plugins.reload reads a file: not available in the sandbox', 2) end,
+    addPath = function() error('plugins.addPath: the sandbox reads no files', 2) end,
+    path = function() return {} end,
+  }
   S.os = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
   S.debug = { traceback = debug.traceback }
   local rawload = load
@@ -146,6 +160,7 @@ local function sandboxGlobals()
                        'luassert.mock', 'luassert.match', 'say' } do
     allowed[k] = package.loaded[k] or (k:match('^luassert') or k == 'say') and require(k) or nil
   end
+  allowed.traitlab = { traits = S.traits, ui = S.ui, swiftui = S.swiftui, plugins = S.plugins }
   S.require = function(name)
     local m = allowed[name]
     if m == nil then error(("module '%s' is not available in the sandbox"):format(tostring(name)), 2) end
