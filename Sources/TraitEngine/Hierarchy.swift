@@ -225,15 +225,20 @@ open class View: TraitEnvironment {
     /// `root` is the controller being made a window's root, whose view may be inserted.
     func insertSubview(_ view: View, at index: Int?, asRootViewOf root: ViewController?) throws {
         if view is Window { throw TraitError("cannot add \(view) as a subview: a window has no superview") }
-        if hasAncestor(view) {
+        // A view with nothing below it (the usual new view) cannot be above
+        // this one: the walks up the tree below are needed only otherwise, so
+        // building a deep chain stays linear.
+        let host = view.traitHost
+        let isLeaf = view.subviews.isEmpty
+            && (host === view || (host.asViewController.map { $0.children.isEmpty && $0.presentedViewController == nil } ?? false))
+        if view === self || (!isLeaf && hasAncestor(view)) {
             throw TraitError(view === self ? "cannot add \(view) as a subview of itself"
                              : "cannot add \(view) as a subview of \(self): it is an ancestor of \(self)")
         }
         if let vc = view.owningViewController, vc !== root, vc.windowAsRoot != nil || vc.presentingViewController != nil {
             throw TraitError("cannot add \(view) as a subview: it is the view of \(vc), which is \(vc.windowAsRoot != nil ? "a window's root view controller" : "presented")")
         }
-        let host = view.traitHost
-        if isContained(inAnyOf: [view, host]) {
+        if !isLeaf, isContained(inAnyOf: [view, host]) {
             throw TraitError("cannot add \(view) as a subview of \(self): \(self) is below \(host === view ? "it" : "\(host), whose view it is")")
         }
         if let i = index, i < 0 || i > subviews.count - (view.superview === self ? 1 : 0) {
