@@ -623,8 +623,11 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
-    if (!tl_is_environment(L, 1))
+    if (!tl_is_environment(L, 1)) {
+        if (tl_isdeadbox(L, 1))
+            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
         return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
+    }
     if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
     if (tl_is_reserved_key(L, 2)) { lua_pushnil(L); return 1; }
     if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
@@ -663,8 +666,11 @@ void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_inde
 
 static int tl_env_newindex(lua_State *L) {
     lua_settop(L, 3);
-    if (!tl_is_environment(L, 1))
+    if (!tl_is_environment(L, 1)) {
+        if (tl_isdeadbox(L, 1))
+            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
         return luaL_error(L, "bad self to an environment's __newindex (%s)", luaL_typename(L, 1));
+    }
     if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
     if (lua_type(L, 2) == LUA_TSTRING) {
         lua_pushvalue(L, 2);
