@@ -267,7 +267,11 @@ LUA
 run "$TL" --timeout 1 busyhandler.lua
 expect "--timeout stops a busy trait-change handler" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
 run "$TL" --timeout 1 -e 'coroutine.wrap(function() while true do end end)()'
-expect "--timeout stops a loop inside a coroutine (hard stop)" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
+expect "--timeout stops a loop inside a coroutine" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
+# The REPL keeps the session: a runaway loop in a coroutine (resumed before or
+# after the deadline, through resume or wrap) times out back to the prompt.
+run_stdin $'x = 41\ncoroutine.wrap(function() while true do end end)()\nprint(coroutine.resume(coroutine.create(function() while true do end end)))\nlocal co = coroutine.wrap(function() coroutine.yield() while true do end end); co(); co()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+expect "REPL: --timeout in a coroutine returns to the prompt with the session" '[[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 3 ] && [[ $ERR != *"did not stop"* ]]'
 run "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
 expect "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
 run "$TL" --timeout 5 -e 'print("quick")'
