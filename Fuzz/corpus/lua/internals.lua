@@ -1,0 +1,8 @@
+local v = ui.View()
+local mt = getmetatable(v)
+print(type(mt), rawequal(mt, v), pcall(rawget, mt, "__index"))
+print(pcall(function() return v.__index end), pcall(function() v.__handlers = 1 end))
+print(pcall(v.insertSubview, v, ui.View(), math.mininteger))
+print(pcall(require, "secret"), pcall(plugins.load, "./x.lua"), string.format("%p", v))
+local f = getmetatable(v.traitCollection)
+print(f, pcall(function() return f.__index(0x4141414141414141, "x") end))
