@@ -262,9 +262,11 @@ extension LuaHost {
         case .name: if let n = env.name { L.push(n) } else { L.pushNil() }
         case .className: L.push(env.className)
         case .traitCollection:
-            let tracking = world.trackingEnvironment === env
+            // Tracked reads always reach Swift: nothing is cached while any
+            // tracked callback runs (the engine dropped older caches on entry).
+            let tracking = world.tracksReads(of: env)
             push(env.traitCollection, tracking: tracking)
-            if !tracking {
+            if world.trackingEnvironment == nil {
                 pushFields(1)
                 L.pushValue(-2)
                 L.rawSet(-2, "traitCollection")
