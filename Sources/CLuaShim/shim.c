@@ -3,6 +3,7 @@
 #include "CLuaShim.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,6 @@
 #include <unistd.h>
 
 static tl_dispatch_fn tl_dispatch;
-static char tl_self_key;  // F[&tl_self_key] = the environment userdata
 static tl_release_fn tl_release;
 
 void tl_set_dispatch(tl_dispatch_fn dispatch, tl_release_fn release) {
@@ -26,43 +26,68 @@ tl_host *tl_gethost(lua_State *L) {
     return *(tl_host **)lua_getextraspace(L);
 }
 
-// Allocations may fail (and Lua then raises "not enough memory") only while Lua
-// code is the innermost frame. While Swift runs, a failure would longjmp through
-// it, so the cap is noted instead and the trampoline raises after Swift returns.
+// Whether an allocation may fail right now, raising Lua's memory error.
+// Always while Lua code is the innermost frame. While Swift runs, only inside a
+// finalizer that began after the innermost Swift frame (Lua runs finalizers
+// from its allocation paths, under their own protected call, so that call
+// catches the error before it reaches Swift). Lua marks a running finalizer by
+// refusing lua_gc, which reads a flag and allocates nothing.
+static int tl_may_fail(tl_host *h) {
+    if (!h->in_swift) return 1;
+    return !h->swift_in_finalizer && h->L != NULL && lua_gc(h->L, LUA_GCISRUNNING) < 0;
+}
+
+// Small allocations the engine makes while Swift runs must not fail: when the
+// system refuses one, a reserve block kept for that moment is given back and
+// the allocation tried again; the trampoline then raises "not enough memory"
+// once Swift has returned. Without the reserve the process ends.
+#define TL_RESERVE_SIZE (4u << 20)
+static void *tl_reserve;
+
+__attribute__((noinline)) static void *tl_retry_in_swift(tl_host *h, void *ptr, size_t nsize) {
+    if (tl_may_fail(h)) return NULL;
+    if (tl_reserve) {
+        free(tl_reserve);
+        tl_reserve = NULL;
+        h->alloc_failed = 1;
+        void *p = realloc(ptr, nsize);
+        if (p) return p;
+    }
+    fputs("traitlab: out of memory while the engine was running\n", stderr);
+    abort();
+}
+
+// Allocations may fail (and Lua then raises "not enough memory") only when
+// tl_may_fail says so. Otherwise the cap is noted and the trampoline raises
+// after Swift returns. The cap covers Lua's heap and what the engine holds
+// (h->engine, measured; see tl_engine_measure).
 static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     tl_host *h = (tl_host *)ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
         h->base_alloc(h->base_ud, ptr, osize, 0);
         h->used -= old;
+        if (ptr) h->blocks--;
         return NULL;
     }
     int growing = nsize > old;
-    if (h->limit && growing && h->used - old + nsize > h->limit) {
-        if (!h->in_swift) return NULL;
+    if (h->limit && growing && h->used - old + nsize + h->engine > h->limit) {
+        if (tl_may_fail(h)) return NULL;
         h->over_limit = 1;
     }
     void *p = h->base_alloc(h->base_ud, ptr, osize, nsize);
-    if (p == NULL) {
-        if (h->in_swift) {
-            fputs("traitlab: out of memory while the engine was running\n", stderr);
-            abort();
-        }
-        return NULL;
-    }
+    if (p == NULL && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
+    if (p == NULL) return NULL;
     h->used = h->used - old + nsize;
+    if (!ptr) h->blocks++;
     return p;
 }
 
-// While Swift runs a failed allocation cannot raise (see tl_alloc): it ends the
-// process. Not inlined, so that tl_uncapped_alloc's calls stay tail calls.
-__attribute__((noinline)) static void *tl_realloc_or_abort(void *ptr, size_t nsize) {
+// While Swift runs, a failed allocation goes through tl_retry_in_swift. Not
+// inlined, so that tl_uncapped_alloc's calls stay tail calls.
+__attribute__((noinline)) static void *tl_realloc_in_swift(tl_host *h, void *ptr, size_t nsize) {
     void *p = realloc(ptr, nsize);
-    if (p == NULL) {
-        fputs("traitlab: out of memory while the engine was running\n", stderr);
-        abort();
-    }
-    return p;
+    return p ? p : tl_retry_in_swift(h, ptr, nsize);
 }
 
 static void *tl_plain_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -82,7 +107,7 @@ static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
         free(ptr);
         return NULL;
     }
-    if (((tl_host *)ud)->in_swift) return tl_realloc_or_abort(ptr, nsize);
+    if (((tl_host *)ud)->in_swift) return tl_realloc_in_swift((tl_host *)ud, ptr, nsize);
     return realloc(ptr, nsize);
 }
 
@@ -102,7 +127,7 @@ static void tl_warn(void *ud, const char *msg, int tocont) {
         return;
     }
     if (enabled) {
-        if (!continuing) fputs("traitlab warning: ", stderr);
+        if (!continuing) fputs("Lua warning: ", stderr);
         fputs(msg, stderr);
         if (!tocont) fputc('\n', stderr);
     }
@@ -120,6 +145,8 @@ lua_State *tl_newstate(size_t limit) {
     // collector lua5.4 gives them, and allocation-heavy code runs as fast.
     lua_gc(L, LUA_GCGEN, 0, 0);
     *(tl_host **)lua_getextraspace(L) = h;
+    h->L = L;
+    if (!tl_reserve) tl_reserve = malloc(TL_RESERVE_SIZE);
     lua_atpanic(L, tl_panic);
     lua_setwarnf(L, tl_warn, NULL);
     return L;
@@ -133,6 +160,7 @@ tl_host *tl_attach(lua_State *L) {
     h->base_alloc = lua_getallocf(L, &h->base_ud);
     lua_setallocf(L, tl_alloc, h);
     *(tl_host **)lua_getextraspace(L) = h;
+    h->L = L;
     return h;
 }
 
@@ -143,23 +171,107 @@ void tl_close(lua_State *L) {
 }
 
 // ---------------------------------------------------------------------------
+// What the engine holds (--memory-limit)
+//
+// Lua's heap is counted exactly by tl_alloc. Memory the engine allocates for a
+// script (Swift objects, copied trait values, names, trees, dumps) comes from
+// malloc directly, so it is measured: the process's malloc heap minus Lua's
+// heap minus what the process held when the state was set up. Measuring walks
+// malloc's bins (milliseconds on a fragmented heap), so it happens only when
+// the engine's estimated growth since the last measurement (tl_engine_charge)
+// passes an eighth of the cap, every 16384 Swift calls, and when over the cap.
+
+static size_t tl_heap_in_use(void) {
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+// Lua's heap as malloc sees it: each block also costs malloc's header and rounding.
+static size_t tl_lua_footprint(tl_host *h) {
+    return h->used + h->blocks * 16;
+}
+
+static void tl_engine_measure(tl_host *h) {
+    size_t total = tl_heap_in_use(), lua = tl_lua_footprint(h);
+    h->engine = total > h->engine_base + lua ? total - h->engine_base - lua : 0;
+    h->engine_charged = 0;
+    h->engine_calls = 0;
+}
+
+void tl_engine_baseline(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (!h || !h->limit) return;
+    size_t total = tl_heap_in_use(), lua = tl_lua_footprint(h);
+    h->engine_base = total > lua ? total - lua : 0;
+    h->engine = 0;
+}
+
+// Whether Lua's heap, the engine and `more` bytes exceed the cap, after
+// measuring and, when allowed (`collect` and not inside a finalizer), after a
+// full collection, which also frees the Swift objects of dead boxes.
+static int tl_engine_settle(lua_State *L, tl_host *h, size_t more) {
+    tl_engine_measure(h);
+    if (h->used + h->engine + more <= h->limit) return 0;
+    if (lua_gc(L, LUA_GCCOLLECT) < 0) return 1;
+    tl_engine_measure(h);
+    return h->used + h->engine + more > h->limit;
+}
+
+int tl_engine_charge(lua_State *L, size_t bytes) {
+    tl_host *h = tl_gethost(L);
+    if (!h || !h->limit) return 1;
+    h->engine_charged += bytes;
+    if (h->engine_charged >= h->limit / 8 || bytes >= h->limit / 16) tl_engine_measure(h);
+    if (h->used + h->engine + bytes <= h->limit) return 1;
+    tl_engine_measure(h);
+    return h->used + h->engine + bytes <= h->limit;
+}
+
+size_t tl_engine_bytes(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (!h || !h->limit) return 0;
+    tl_engine_measure(h);
+    return h->engine;
+}
+
+// ---------------------------------------------------------------------------
 // Trampolines: the only way Lua enters Swift.
+
+static int tl_raise_status(lua_State *L, int n);
 
 static int tl_call_swift(lua_State *L, int fnid) {
     tl_host *h = tl_gethost(L);
-    int saved = h->in_swift;
+    int saved = h->in_swift, saved_fin = h->swift_in_finalizer;
     h->in_swift = 1;
+    h->swift_in_finalizer = lua_gc(L, LUA_GCISRUNNING) < 0;
     h->swift_frames++;
     int n = tl_dispatch(L, fnid);
     h->swift_frames--;
     h->in_swift = saved;
-    if (h->over_limit && !h->in_swift) {
-        h->over_limit = 0;
-        if (h->limit && h->used > h->limit) {
-            lua_pushliteral(L, "not enough memory (memory limit exceeded)");
-            return lua_error(L);
+    h->swift_in_finalizer = saved_fin;
+    if (h->in_swift) return tl_raise_status(L, n);
+    if (h->alloc_failed) {
+        h->alloc_failed = 0;
+        if (!tl_reserve) tl_reserve = malloc(TL_RESERVE_SIZE);
+        lua_pushliteral(L, "not enough memory");
+        return lua_error(L);
+    }
+    if (h->limit) {
+        if (h->engine_charged >= h->limit / 8 || ++h->engine_calls >= 16384) tl_engine_measure(h);
+        if (h->over_limit || h->used + h->engine > h->limit) {
+            h->over_limit = 0;
+            if (tl_engine_settle(L, h, 0)) {
+                lua_pushliteral(L, "not enough memory (memory limit exceeded)");
+                return lua_error(L);
+            }
         }
     }
+    return tl_raise_status(L, n);
+}
+
+// Raises the error a Swift function returned as its status, or passes its
+// result count on.
+static int tl_raise_status(lua_State *L, int n) {
     if (n == TL_RAISE_WHERE) {
         luaL_where(L, 1);
         lua_insert(L, -2);
@@ -181,6 +293,7 @@ void tl_pushfunction(lua_State *L, int fnid) {
 
 static int tl_indexer(lua_State *L) {
     lua_settop(L, 2);
+    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt indexer");
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
@@ -226,6 +339,11 @@ void *tl_tobox(lua_State *L, int idx, int *kind) {
     return b->payload;
 }
 
+int tl_isdeadbox(lua_State *L, int idx) {
+    tl_box *b = tl_checkedbox(L, idx);
+    return b && !b->payload;
+}
+
 void tl_setbox(lua_State *L, int idx, void *payload) {
     tl_box *b = tl_checkedbox(L, idx);
     if (b) b->payload = payload;
@@ -237,10 +355,12 @@ int tl_box_gc(lua_State *L) {
     void *payload = b->payload;
     b->payload = NULL;
     tl_host *h = tl_gethost(L);
-    int saved = h->in_swift;
+    int saved = h->in_swift, saved_fin = h->swift_in_finalizer;
     h->in_swift = 1;
+    h->swift_in_finalizer = 1;   // a finalizer: its allocations must not fail either
     tl_release(payload, h->swift_frames > 0);
     h->in_swift = saved;
+    h->swift_in_finalizer = saved_fin;
     return 0;
 }
 
@@ -298,25 +418,65 @@ void tl_set_timeout_message(const char *msg) {
     tl_timeout_message = msg;
 }
 
+static void tl_restore_hook(lua_State *L);
+
 static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     tl_host *h = tl_gethost(L);
     int reason = h ? h->interrupt : 0;
-    if (reason == 0) { lua_sethook(L, NULL, 0, 0); return; }
+    if (reason == 0) { tl_restore_hook(L); return; }
+    // Under `traitlab test` busted's own code is never interrupted (it must
+    // go on to report the test): only Lua functions from other sources raise.
+    if (tl_spec_trusted_code(L, ar)) return;
+    if (reason == 2) {
+        // Ctrl-C, as lua.c's lstop: one error, which a pcall may catch.
+        h->interrupt = 0;
+        tl_restore_hook(L);
+        luaL_error(L, "interrupted!");
+    }
     // Stays armed: a pcall in the script cannot swallow it for good.
-    luaL_error(L, "%s", reason == 1 ? tl_timeout_message : "interrupted!");
+    luaL_error(L, "%s", reason == 1 ? tl_timeout_message : reason == 3 ? tl_spec_stop_message() : "interrupted!");
 }
 
 void tl_interrupt(lua_State *L, int reason) {
+    tl_host *h = tl_gethost(L);
+    if (h) {
+        h->interrupt = reason;
+        // A hook the program set (luacov's, say) comes back once the
+        // interrupt is cleared, as lua.c's laction leaves it.
+        lua_Hook current = lua_gethook(L);
+        if (current != tl_interrupt_hook) {
+            h->saved_hook_thread = current ? L : NULL;
+            h->saved_hook = current;
+            h->saved_hook_mask = lua_gethookmask(L);
+            h->saved_hook_count = lua_gethookcount(L);
+        }
+    }
+    lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+// tl_interrupt for a coroutine: its own hook is not saved (one saved hook,
+// the main thread's, per state); it has none once the interrupt is cleared.
+void tl_interrupt_coroutine(lua_State *L, int reason) {
     tl_host *h = tl_gethost(L);
     if (h) h->interrupt = reason;
     lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+// Puts back the hook tl_interrupt replaced on this thread, or none.
+static void tl_restore_hook(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (lua_gethook(L) != tl_interrupt_hook) return;
+    if (h && h->saved_hook_thread == L && h->saved_hook) {
+        lua_sethook(L, h->saved_hook, h->saved_hook_mask, h->saved_hook_count);
+    } else {
+        lua_sethook(L, NULL, 0, 0);
+    }
+}
+
 void tl_clear_interrupt(lua_State *L) {
     tl_host *h = tl_gethost(L);
     if (h) h->interrupt = 0;
-    lua_sethook(L, NULL, 0, 0);
+    tl_restore_hook(L);
 }
 
 // ---------------------------------------------------------------------------
@@ -354,6 +514,7 @@ static void tl_deadline_expired(int sig) {
     tl_deadline_fired = 1;
     lua_State *L = tl_deadline_target;
     if (L) tl_interrupt(L, 1);
+    tl_spec_interrupt_running(1);
     if (tl_deadline_grace > 0) tl_deadline_set(tl_deadline_grace);
     errno = saved;
 }
@@ -390,26 +551,46 @@ int tl_deadline_passed(void) {
 // ---------------------------------------------------------------------------
 // Raw method lookup along a metatable/__index chain.
 
+// "__" names belong to the host: an environment's field table keeps its
+// bookkeeping under them, and no lookup on behalf of a script returns one.
+static int tl_is_reserved_key(lua_State *L, int key) {
+    if (lua_type(L, key) != LUA_TSTRING) return 0;
+    const char *k = lua_tostring(L, key);
+    return k[0] == '_' && k[1] == '_';
+}
+
+// The environment box at idx (any box of kind TL_KIND_ENVIRONMENT), or NULL.
+static int tl_is_environment(lua_State *L, int idx) {
+    int kind = 0;
+    return tl_tobox(L, idx, &kind) != NULL && kind == TL_KIND_ENVIRONMENT;
+}
+
 int tl_rawlookup_at(lua_State *L, int idx, int key) {
     // Follows Lua's own rule (raw get on tables, then the metatable's __index
     // while it is a table) but never calls a function, so it cannot raise.
+    // An environment is a userdata: its user fields (user value 1), then its
+    // class chain (its metatable's __metatable), skipping host "__" names.
     key = lua_absindex(L, key);
-    lua_pushvalue(L, idx);
+    idx = lua_absindex(L, idx);
+    if (tl_is_environment(L, idx)) {
+        if (tl_is_reserved_key(L, key)) { lua_pushnil(L); return LUA_TNIL; }
+        if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+        if (!lua_getmetatable(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
+        lua_pushliteral(L, "__metatable");
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+    } else {
+        lua_pushvalue(L, idx);
+    }
     for (int depth = 0; depth < 64; depth++) {
         if (lua_type(L, -1) == LUA_TTABLE) {
             lua_pushvalue(L, key);
             if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
-            lua_pop(L, 1);
-            // An environment's field table continues with its class (kept in
-            // __metatable), since its own metatable's __index is a function.
-            if (lua_rawgetp(L, -1, &tl_self_key) != LUA_TNIL) {
-                lua_pop(L, 1);
-                lua_pushliteral(L, "__metatable");
-                lua_rawget(L, -2);
-                lua_remove(L, -2);
-                if (lua_type(L, -1) != LUA_TTABLE) break;
-                continue;
-            }
             lua_pop(L, 1);
         }
         if (!lua_getmetatable(L, -1)) break;
@@ -434,18 +615,43 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 
 // ---------------------------------------------------------------------------
 // Environment objects
-
-const void *tl_selfkey(void) { return &tl_self_key; }
+//
+// An environment is a box with one user value: its field table, made on the
+// first user field (most objects never get one). The metatable is shared by
+// every instance of a class and protected; scripts reach neither it nor the
+// field table, only what these two functions serve.
 
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
-    if (lua_type(L, 2) == LUA_TSTRING && tl_rawlookup_at(L, lua_upvalueindex(2), 2) != LUA_TNIL)
-        return 1;
+    if (!tl_is_environment(L, 1)) {
+        if (tl_isdeadbox(L, 1))
+            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
+        return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
+    }
+    if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
+    if (tl_is_reserved_key(L, 2)) { lua_pushnil(L); return 1; }
+    if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    }
     lua_settop(L, 2);
+    if (lua_type(L, 2) != LUA_TSTRING) { lua_pushnil(L); return 1; }
+    // Methods: the class chain, raw.
+    lua_pushvalue(L, lua_upvalueindex(2));
+    for (int depth = 0; depth < 64 && lua_type(L, -1) == LUA_TTABLE; depth++) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+        lua_pop(L, 1);
+        if (!lua_getmetatable(L, -1)) break;
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
+        lua_remove(L, -2);
+        lua_remove(L, -2);
+    }
+    lua_settop(L, 2);
+    // Properties: Swift gets (object, key, property id).
     lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNIL) return 1;  // unknown: nil
-    lua_rawgetp(L, 1, &tl_self_key);
-    lua_replace(L, 1);
+    if (lua_rawget(L, lua_upvalueindex(3)) != LUA_TNUMBER) { lua_pushnil(L); return 1; }
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
 }
 
@@ -460,19 +666,33 @@ void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_inde
 
 static int tl_env_newindex(lua_State *L) {
     lua_settop(L, 3);
+    if (!tl_is_environment(L, 1)) {
+        if (tl_isdeadbox(L, 1))
+            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
+        return luaL_error(L, "bad self to an environment's __newindex (%s)", luaL_typename(L, 1));
+    }
+    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
     if (lua_type(L, 2) == LUA_TSTRING) {
         lua_pushvalue(L, 2);
         if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL)
             return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
         lua_pop(L, 1);
         const char *k = lua_tostring(L, 2);
-        if (k[0] == '_' && k[1] == '_')
+        if (tl_is_reserved_key(L, 2))
             return luaL_error(L, "cannot set field '%s' on %s: names starting with '__' are reserved", k, luaL_typename(L, 1));
         if (tl_rawlookup_at(L, 1, 2) == LUA_TFUNCTION && lua_iscfunction(L, -1))
             return luaL_error(L, "cannot replace built-in method '%s'", k);
         lua_pop(L, 1);
+    } else if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
+        return luaL_error(L, "cannot use a light userdata as a field name");
     }
-    if (!lua_getmetatable(L, 1)) return luaL_error(L, "object has no field table");
+    if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        if (lua_isnil(L, 3)) return 0;   // clearing a field that was never set
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, 1, 1);
+    }
     lua_insert(L, 2);
     lua_rawset(L, 2);
     return 0;
@@ -483,6 +703,18 @@ void tl_push_env_newindexer(lua_State *L, int fnid, int props_index) {
     lua_pushinteger(L, fnid);
     lua_pushvalue(L, props_index);
     lua_pushcclosure(L, tl_env_newindex, 2);
+}
+
+int tl_pushfields(lua_State *L, int idx, int create) {
+    idx = lua_absindex(L, idx);
+    if (!tl_is_environment(L, idx)) { lua_pushnil(L); return 0; }
+    if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) return 1;
+    lua_pop(L, 1);
+    if (!create) { lua_pushnil(L); return 0; }
+    lua_createtable(L, 0, 1);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, idx, 1);
+    return 1;
 }
 
 static int tl_openlibs_body(lua_State *L) {

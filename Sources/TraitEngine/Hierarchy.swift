@@ -86,7 +86,8 @@ public final class WindowScene: TraitEnvironment {
             w.windowScene = nil
         }
         screen.detach(self)
-        Graveyard.bury(windows)
+        Graveyard.take(&windows)
+        Graveyard.drain()
     }
 
     /// Disconnects the scene (the app releases it); its windows stop updating.
@@ -146,7 +147,8 @@ open class View: TraitEnvironment {
         for s in subviews {
             s.superview = nil
         }
-        Graveyard.bury(subviews)
+        Graveyard.take(&subviews)
+        Graveyard.drain()
     }
 
     override public var traitParent: TraitEnvironment? {
@@ -223,19 +225,26 @@ open class View: TraitEnvironment {
     /// `root` is the controller being made a window's root, whose view may be inserted.
     func insertSubview(_ view: View, at index: Int?, asRootViewOf root: ViewController?) throws {
         if view is Window { throw TraitError("cannot add \(view) as a subview: a window has no superview") }
-        if hasAncestor(view) {
+        // A view with nothing below it (the usual new view) cannot be above
+        // this one: the walks up the tree below are needed only otherwise, so
+        // building a deep chain stays linear.
+        let host = view.traitHost
+        let isLeaf = view.subviews.isEmpty
+            && (host === view || (host.asViewController.map { $0.children.isEmpty && $0.presentedViewController == nil } ?? false))
+        if view === self || (!isLeaf && hasAncestor(view)) {
             throw TraitError(view === self ? "cannot add \(view) as a subview of itself"
                              : "cannot add \(view) as a subview of \(self): it is an ancestor of \(self)")
         }
         if let vc = view.owningViewController, vc !== root, vc.windowAsRoot != nil || vc.presentingViewController != nil {
             throw TraitError("cannot add \(view) as a subview: it is the view of \(vc), which is \(vc.windowAsRoot != nil ? "a window's root view controller" : "presented")")
         }
-        let host = view.traitHost
-        if isContained(inAnyOf: [view, host]) {
+        if !isLeaf, isContained(inAnyOf: [view, host]) {
             throw TraitError("cannot add \(view) as a subview of \(self): \(self) is below \(host === view ? "it" : "\(host), whose view it is")")
         }
         if let i = index, i < 0 || i > subviews.count - (view.superview === self ? 1 : 0) {
-            throw TraitError("subview index \(i + 1) is out of range (1 to \(subviews.count + 1))")
+            // 1-based in the message, without arithmetic that could overflow on Int.max.
+            let shown = i == Int.max ? "\(i)" : "\(i + 1)"
+            throw TraitError("subview index \(shown) is out of range (1 to \(subviews.count + 1))")
         }
         let old = view.superview
         if let old {
@@ -355,10 +364,9 @@ public final class Window: View {
     }
 
     deinit {
-        if let root = rootViewController {
-            root.windowAsRoot = nil
-            Graveyard.bury([root])
-        }
+        rootViewController?.windowAsRoot = nil
+        Graveyard.take(&rootViewController)
+        Graveyard.drain()
     }
 
     override public var traitParent: TraitEnvironment? { windowScene }
@@ -448,16 +456,14 @@ open class ViewController: TraitEnvironment {
     }
 
     deinit {
-        var held: [TraitEnvironment] = children
-        if let v = viewIfLoaded {
-            v.owningViewController = nil
-            held.append(v)
-        }
+        viewIfLoaded?.owningViewController = nil
         for c in children {
             c.parent = nil
         }
-        if let pc = presentingController { held.append(pc) }
-        Graveyard.bury(held)
+        Graveyard.take(&children)
+        Graveyard.take(&viewIfLoaded)
+        Graveyard.take(&presentingController)
+        Graveyard.drain()
     }
 
     public var presentedViewController: ViewController? { presentingController?.presentedViewController }
@@ -624,11 +630,13 @@ open class ViewController: TraitEnvironment {
 public final class PresentationController: TraitEnvironment {
     /// Weak: a script may keep the presentation controller after its presenter is gone.
     @exclusivity(unchecked) public private(set) weak var presentingViewController: ViewController?
-    public let presentedViewController: ViewController
+    /// Nil only once this controller is being freed.
+    private var presented: ViewController?
+    public var presentedViewController: ViewController { presented.unsafelyUnwrapped }
 
     init(world: TraitWorld, presenting: ViewController, presented: ViewController) {
         self.presentingViewController = presenting
-        self.presentedViewController = presented
+        self.presented = presented
         super.init(world: world, className: "PresentationController", kind: .presentationController)
         presented.linked(to: self)
     }
@@ -637,7 +645,8 @@ public final class PresentationController: TraitEnvironment {
         if presentedViewController.presentationController === self {
             presentedViewController.presentationController = nil
         }
-        Graveyard.bury([presentedViewController])
+        Graveyard.take(&presented)
+        Graveyard.drain()
     }
 
     override public var traitParent: TraitEnvironment? {

@@ -124,27 +124,36 @@ extension LuaHost {
                 lua_rawset(L, c)
             }
         }
-        // The class's own metatable: inheritance, construction, tostring.
+        // The class's own metatable: inheritance, construction, tostring;
+        // getmetatable(class) gives its parent class (or false), never this table.
         L.newTable()
         let mc = L.top
-        if let parent { L.registryGet(parent); L.rawSet(mc, "__index") }
+        if let parent {
+            L.registryGet(parent); L.rawSet(mc, "__index")
+            L.registryGet(parent); L.rawSet(mc, "__metatable")
+        } else {
+            L.push(false); L.rawSet(mc, "__metatable")
+        }
         L.pushFunction(LuaFunctions.id("class.call", { c in try c.host.construct(c) })); L.rawSet(mc, "__call")
         L.pushFunction(LuaFunctions.id("class.tostring", { c in
-            c.L.registryGet(c.host.refs.classes)
-            c.L.pushValue(1)
-            lua_rawget(c.L, -2)
-            _ = c.L.rawGet(-1, "name")
-            c.L.push("class " + (c.L.string(-1) ?? "?"))
+            guard let info = c.host.classInfo(at: 1) else { throw c.typeError(1, "class") }
+            c.L.push("class " + info.name)
             return 1
         })); L.rawSet(mc, "__tostring")
         lua_setmetatable(L, c)
-        // Instance meta: the indexer that F (the instance's field table) falls back to.
-        L.newTable()
+        // The instance metatable, shared by the class's objects and protected:
+        // getmetatable(object) gives the class table.
+        L.newTable(nrec: 8)
         let im = L.top
         L.registryGet(refs.properties)
         tl_push_env_indexer(L, LuaFunctions.id("environment.get", { c in try c.host.getProperty(c) }), c, -1)
         L.rawSet(im, "__index")
         L.pop()
+        L.registryGet(refs.envNewindex); L.rawSet(im, "__newindex")
+        tl_pushboxgc(L); L.rawSet(im, "__gc")
+        L.registryGet(refs.envToString); L.rawSet(im, "__tostring")
+        L.push(name); L.rawSet(im, "__name")
+        L.pushValue(c); L.rawSet(im, "__metatable")
         // classes[C] = { name, kind, meta }
         L.registryGet(refs.classes)
         L.pushValue(c)
@@ -175,7 +184,10 @@ extension LuaHost {
 
     private func construct(_ c: LuaCall) throws -> Int32 {
         guard let info = classInfo(at: 1), let kind = info.kind else { throw LuaError.message("this class cannot be instantiated") }
+        // `Class()`, `Class(nil)` and `Class {}` alike: slot 2 is the table or nil.
+        L.setTop(2)
         if !L.isNil(2) { try c.table(2) }
+        try chargeEngine(1024)   // the Swift object, its lists and collections
         let env: TraitEnvironment
         switch kind {
         case .screen:
@@ -240,6 +252,8 @@ extension LuaHost {
             }
             L.pop()
         }
+        guard lua_type(L, k) != LUA_TLIGHTUSERDATA else { throw LuaError.message("cannot use a light userdata as a field name") }
+        if L.isNil(v) { return }
         pushFields(u)
         L.pushValue(k)
         L.pushValue(v)
@@ -255,7 +269,7 @@ extension LuaHost {
         let view = env as? View, vc = env as? ViewController
         func pushOpt(_ e: TraitEnvironment?) { if let e { push(e) } else { L.pushNil() } }
         func pushList(_ list: [TraitEnvironment]) {
-            L.newTable(narr: Int32(list.count))
+            L.newTable(narr: Int32(clamping: list.count))
             for (k, e) in list.enumerated() { push(e); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         }
         switch p {
@@ -267,20 +281,16 @@ extension LuaHost {
             let tracking = world.tracksReads(of: env)
             push(env.traitCollection, tracking: tracking)
             if world.trackingEnvironment == nil {
-                pushFields(1)
-                L.pushValue(-2)
-                L.rawSet(-2, "traitCollection")
-                L.pop()
+                L.pushValue(-1)
+                setHostField(1, "traitCollection")
             }
         case .traitOverrides:
             if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
             L.pushBox(OverridesBox(env), kind: .overrides)
             L.registryGet(refs.overridesMeta)
             lua_setmetatable(L, -2)
-            pushFields(1)
-            L.pushValue(-2)
-            L.rawSet(-2, "traitOverrides")
-            L.pop()
+            L.pushValue(-1)
+            setHostField(1, "traitOverrides")
         case .superview: pushOpt(view?.superview)
         case .subviews: pushList(view?.subviews ?? [])
         case .window: pushOpt(view?.window ?? vc?.viewIfLoaded?.window)
@@ -300,8 +310,8 @@ extension LuaHost {
         case .screen: pushOpt((env as? WindowScene)?.screen)
         case .backgroundColor:
             // The object that was assigned (it keeps a dynamic color's function alive).
-            pushFields(1)
-            if L.rawGet(-1, "__backgroundColor") == LUA_TUSERDATA { return 1 }
+            if pushHostField(1, "__backgroundColor") == LUA_TUSERDATA, L.box(-1, as: ColorBox.self) != nil { return 1 }
+            L.pop()
             if let color = view?.backgroundColor { pushColor(color) } else { L.pushNil() }
         case .traitParent: pushOpt(env.traitParent)
         case .traitChildren: pushList(env.traitChildren)
@@ -350,10 +360,8 @@ extension LuaHost {
             view.backgroundColor = color?.value
             // The view's Lua object keeps the color object (and a dynamic color's
             // function) alive: a function capturing the view is a Lua-only cycle.
-            pushFields(object)
             L.pushValue(v)
-            L.rawSet(-2, "__backgroundColor")
-            L.pop()
+            setHostField(object, "__backgroundColor")
         case .rootView, .contentConfiguration:
             try setHostingProperty(p.key, of: env, object: object, value: v)
         default:
@@ -393,6 +401,11 @@ extension LuaHost {
                 let v = try view(c)
                 let sub = try c.environment(2, View.self, "View")
                 guard let i = c.L.integer(3) else { throw c.typeError(3, "integer index") }
+                // Checked before converting to 0-based: i may be math.mininteger.
+                let upper = v.subviews.count + (sub.superview === v ? 0 : 1)
+                guard i >= 1, i <= upper else {
+                    throw LuaError.message("subview index \(i) is out of range (1 to \(upper))")
+                }
                 try v.insertSubview(sub, at: i - 1)
                 return 0
             }),
@@ -526,7 +539,7 @@ extension LuaHost {
         pushFields(u)
         let f = L.top
         func subtable(_ key: String, weak: Bool) {
-            if L.rawGet(f, key) == LUA_TNIL {
+            if L.rawGet(f, key) != LUA_TTABLE {
                 L.pop()
                 L.newTable()
                 if weak {
@@ -557,13 +570,14 @@ extension LuaHost {
     }
 
     func dropHandler(env u: Int32, id: Int) {
-        pushFields(u)
+        let base = L.top
+        defer { L.setTop(base) }
+        guard pushFields(u, create: false) else { return }
         for key in [handlersKey, targetsKey] where L.rawGet(-1, key) == LUA_TTABLE {
             L.pushNil()
             lua_rawseti(L, -2, lua_Integer(id))
             L.pop()
         }
-        L.setTop(u)
     }
 
     /// Calls a Lua registration. Returns false when its target was collected.
@@ -572,7 +586,7 @@ extension LuaHost {
         defer { L.setTop(base) }
         push(env)
         let u = L.top
-        pushFields(u)
+        guard pushFields(u, create: false) else { return false }
         let f = L.top
         guard L.rawGet(f, handlersKey) == LUA_TTABLE else { return false }
         guard lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else { return false }
@@ -582,6 +596,7 @@ extension LuaHost {
             try call(2)
             return true
         }
+        guard lua_type(L, -1) == LUA_TTABLE else { return false }
         let entry = L.top
         _ = L.rawGet(entry, "action")
         let action = L.string(-1) ?? ""

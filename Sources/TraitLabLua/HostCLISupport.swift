@@ -51,9 +51,17 @@ extension LuaHost {
         push(env)
     }
 
-    /// `ui.dump(env)`: the subtree below `env` with overrides and non-default traits.
-    public func treeDescription(of env: TraitEnvironment) -> String {
-        (try? dump(env, format: "tree")) ?? env.description + "\n"
+    /// `ui.dump(env)` (or `ui.dump(env, "full")`): the subtree below `env`,
+    /// fitted to the terminal's width.
+    public func treeDescription(of env: TraitEnvironment, full: Bool = false) -> String {
+        (try? dump(env, format: full ? "full" : "tree")) ?? env.description + "\n"
+    }
+
+    /// `ui.picture(env, path, { trait = trait, why = why })`: writes the
+    /// picture and returns its path; throws a ``LuaError`` saying why not.
+    public func picture(of env: TraitEnvironment, path: String, trait: TraitDefinition?,
+                        why: TraitEnvironment? = nil) throws -> String {
+        try picture(env, path: path, trait: trait, why: why, timeout: 20)
     }
 
     // MARK: - Completion
@@ -127,19 +135,19 @@ extension LuaHost {
 
     private func environmentMemberNames(_ env: TraitEnvironment, at i: Int32, methodsOnly: Bool) -> [String] {
         var names: [String] = []
-        // The field table F (the userdata's metatable) holds user fields.
-        if lua_getmetatable(L, i) != 0 {
-            let f = L.top
-            L.forEachPair(f) {
+        // The field table (the object's user value) holds user fields; the
+        // class table (its metatable's __metatable) and its chain the methods.
+        let base = L.top
+        if pushFields(i, create: false) {
+            L.forEachPair(L.top) {
                 guard !methodsOnly || lua_type(L, -1) == LUA_TFUNCTION else { return }
                 if let k = L.string(-2), !k.hasPrefix("__") { names.append(k) }
             }
-            // F.__metatable is the class table; methods live along its __index chain.
-            if L.rawGet(f, "__metatable") == LUA_TTABLE {
-                names += tableChainNames(at: L.top)
-            }
-            L.setTop(f - 1)
         }
+        if lua_getmetatable(L, i) != 0, L.rawGet(-1, "__metatable") == LUA_TTABLE {
+            names += tableChainNames(at: L.top)
+        }
+        L.setTop(base)
         if methodsOnly { return names }
         names += ["name", "className", "traitCollection", "traitParent", "traitChildren"]
         if !(env is Screen) { names.append("traitOverrides") }

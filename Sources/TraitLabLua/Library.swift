@@ -78,14 +78,51 @@ extension LuaHost {
                 ("environmentsVisited", s.environmentsVisited), ("lastUpdateVisited", s.lastUpdateVisited),
                 ("collectionsCreated", TraitCollection.createdCount), ("luaMemory", c.host.memoryInUse),
             ]
-            c.L.newTable(nrec: Int32(fields.count))
+            c.L.newTable(nrec: Int32(clamping: fields.count))
             for (k, v) in fields { c.L.push(v); c.L.rawSet(-2, k) }
             return 1
         }
         fn("dump") { c in
             let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
             let format = try c.optString(2) ?? "tree"
-            c.L.push(try c.host.dump(env, format: format))
+            var width: Int?
+            if !c.L.isNil(3) {
+                guard let w = c.L.integer(3), w > 0 else { throw c.argError(3, "width in columns expected, a positive integer") }
+                width = w
+            }
+            let text = try c.host.dump(env, format: format, width: width)
+            // Counted where it is produced: the copy Lua gets would double it.
+            try c.host.chargeEngine(text.utf8.count)
+            c.L.push(text)
+            return 1
+        }
+        fn("picture") { c in
+            let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+            let path = try c.string(2)
+            var trait: TraitDefinition?
+            var why: TraitEnvironment?
+            var timeout = 20.0
+            if !c.L.isNil(3) {
+                try c.table(3)
+                if c.L.rawGet(3, "trait") != LUA_TNIL { trait = try c.host.definition(forKey: -1) }
+                c.L.pop()
+                if c.L.rawGet(3, "why") != LUA_TNIL {
+                    guard let e = c.L.box(-1, as: TraitEnvironment.self) else {
+                        throw c.argError(3, "options.why must be a trait environment, got \(c.L.typeName(-1))")
+                    }
+                    guard trait != nil else { throw c.argError(3, "options.why needs options.trait: the trait whose path to draw") }
+                    why = e
+                }
+                c.L.pop()
+                if c.L.rawGet(3, "timeout") != LUA_TNIL {
+                    guard let t = c.L.number(-1), t > 0, t <= 3600 else {
+                        throw c.argError(3, "options.timeout must be a number of seconds between 0 and 3600")
+                    }
+                    timeout = t
+                }
+                c.L.pop()
+            }
+            c.L.push(try c.host.picture(env, path: path, trait: trait, why: why, timeout: timeout))
             return 1
         }
         fn("trace") { c in try c.host.setTrace(c) }
@@ -100,6 +137,10 @@ extension LuaHost {
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
+                try c.table(1)
+                guard !c.L.isNil(2), !(lua_type(c.L, 2) == LUA_TNUMBER && c.L.number(2)?.isNaN == true) else {
+                    throw LuaError.message("ui: table index is nil or NaN")
+                }
                 c.L.setTop(3)
                 lua_rawset(c.L, 1)
                 return 0
@@ -111,6 +152,7 @@ extension LuaHost {
             return 0
         }))
         L.rawSet(-2, "__newindex")
+        L.push("ui"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, ui)
         // ui.Color
         L.newTable()
@@ -149,6 +191,7 @@ extension LuaHost {
             return 1
         }))
         L.rawSet(-2, "__call")
+        L.push("ui.Color"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, color)
         L.rawSet(ui, "Color")
     }
@@ -209,27 +252,47 @@ extension LuaHost {
     /// Removes what an untrusted script must not reach: files, processes,
     /// native code, and the parts of `debug` that can break the VM.
     func applySandbox() {
+        // The rules are written down in README ("Limits and the sandbox"):
+        // no file is read and no binary chunk is loaded by any route.
         _ = run("""
+        local loaded, preload, config = package.loaded, package.preload, package.config
+        local plugin_names, plugin_load = plugins.list, plugins.load
         local os_keep = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
         os = os_keep
         io = nil
         dofile, loadfile = nil, nil
         local raw_load = load
-        load = function(chunk, name, mode, env)
+        load = function(chunk, name, mode, ...)
           if mode ~= nil and mode ~= "t" then error("load: only text chunks are allowed in the sandbox", 2) end
-          return raw_load(chunk, name, "t", env)
+          return raw_load(chunk, name, "t", ...)
         end
         debug = { traceback = debug.traceback }
-        if package then
-          package.loadlib = nil
-          package.cpath = ""
-          package.searchers[3] = nil
-          package.searchers[4] = nil
-          package.loaded.io = nil
-          package.loaded.os = os_keep
-          package.loaded.debug = debug
-        end
         string.dump = nil
+        -- require: preloaded modules and the plugins the command line loaded;
+        -- no searcher, so no path, no C library and no binary chunk.
+        require = function(name)
+          if type(name) ~= "string" then
+            error(("bad argument #1 to 'require' (string expected, got %s)"):format(type(name)), 2)
+          end
+          local m = rawget(loaded, name)
+          if m ~= nil then return m end
+          local open = rawget(preload, name)
+          if open ~= nil then
+            local r = open(name, ":preload:")
+            if r == nil then r = true end
+            if rawget(loaded, name) == nil then rawset(loaded, name, r) end
+            return rawget(loaded, name), ":preload:"
+          end
+          for _, p in ipairs(plugin_names()) do
+            if p.name == name then return plugin_load(name) end
+          end
+          error(("module '%s' not found: the sandbox reads no files (only preloaded modules and plugins named on the command line)"):format(name), 2)
+        end
+        package = { loaded = loaded, preload = preload, config = config, path = "", cpath = "" }
+        loaded.package = package
+        loaded.io = nil
+        loaded.os = os_keep
+        loaded.debug = debug
         """, name: "=sandbox")
     }
 }

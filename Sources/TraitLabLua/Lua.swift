@@ -68,6 +68,11 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
     if !LuaFunctions.deferredReleases.isEmpty, tl_gethost(L).pointee.swift_frames == 1 {
         LuaFunctions.drainReleases()
     }
+    // The id comes from an upvalue, which debug.setupvalue could change.
+    guard LuaFunctions.functions.indices.contains(Int(fnid)) else {
+        L.push("corrupt TraitLab function")
+        return TL_RAISE_WHERE
+    }
     let entry = LuaFunctions.functions[Int(fnid)]
     // Work on the calling thread's stack (a coroutine has its own), with room
     // to spare: a C function is only promised LUA_MINSTACK slots.
@@ -150,6 +155,14 @@ extension LuaStatePointer {
         return String(decoding: UnsafeRawBufferPointer(start: p, count: len), as: UTF8.self)
     }
 
+    /// The bytes of the string at `i` exactly (no UTF-8 repair).
+    func bytes(_ i: Int32) -> [UInt8]? {
+        guard lua_type(self, i) == LUA_TSTRING else { return nil }
+        var len = 0
+        guard let p = tl_tostring(self, i, &len) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: p, count: len))
+    }
+
     func integer(_ i: Int32) -> Int? {
         var ok: Int32 = 0
         let v = tl_tointeger(self, i, &ok)
@@ -173,17 +186,21 @@ extension LuaStatePointer {
         return String(cString: lua_typename(self, lua_type(self, i)))
     }
 
-    /// Pushes `t[key]` without metamethods and returns its type.
+    /// Pushes `t[key]` without metamethods and returns its type; nil when
+    /// `t` is not a table (a value read back from Lua may be anything).
     @discardableResult
     public func rawGet(_ table: Int32, _ key: String) -> Int32 {
         let t = absIndex(table)
+        guard lua_type(self, t) == LUA_TTABLE else { pushNil(); return LUA_TNIL }
         push(key)
         return lua_rawget(self, t)
     }
 
-    /// `t[key] = top`, raw; pops the value.
+    /// `t[key] = top`, raw; pops the value. Does nothing but pop when `t` is
+    /// not a table.
     public func rawSet(_ table: Int32, _ key: String) {
         let t = absIndex(table)
+        guard lua_type(self, t) == LUA_TTABLE else { pop(); return }
         push(key)
         tl_insert(self, -2)
         lua_rawset(self, t)
@@ -213,6 +230,7 @@ extension LuaStatePointer {
     /// during `body`). The body must leave the stack as it found it.
     func forEachPair(_ t: Int32, _ body: () throws -> Void) rethrows {
         let t = absIndex(t)
+        guard lua_type(self, t) == LUA_TTABLE else { return }
         pushNil()
         while lua_next(self, t) != 0 {
             do { try body() } catch { pop(2); throw error }
@@ -257,6 +275,9 @@ extension LuaCall {
     }
 
     func typeError(_ i: Int32, _ expected: String) -> LuaError {
+        if tl_isdeadbox(L, i) != 0 {
+            return argError(i, "this object belongs to an earlier engine world (each spec file starts with a fresh one)")
+        }
         let got = lua_type(L, i) <= 0 ? "no value" : L.typeName(i)
         if i == 1 && expected.first?.isUppercase == true && name.contains(":") {
             return .message("calling '\(name)' on bad self (\(expected) expected, got \(got))")

@@ -25,7 +25,8 @@ public final class LuaHost {
     public internal(set) var L: LuaStatePointer
     /// The state this host was created with (closed with it).
     public let mainState: LuaStatePointer
-    public let world = TraitWorld()
+    /// The engine world. ``resetWorld()`` replaces it (a fresh one per spec file).
+    public private(set) var world = TraitWorld()
     public let options: LuaHostOptions
     private let ownsState: Bool
     private(set) var isClosed = false
@@ -35,8 +36,8 @@ public final class LuaHost {
     var plugins = PluginRegistry()
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
-    /// Interrupts hung tests under `traitlab test` (see SpecRunner).
-    public var testTimer: TestTimer?
+    /// The busted driver's state while `traitlab test` runs (see SpecRunner).
+    var specDriver: DriverState?
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -84,6 +85,7 @@ public final class LuaHost {
             throw LuaError.message("cannot open the standard libraries: \(msg)")
         }
         try setUp()
+        tl_engine_baseline(L)
     }
 
     /// The host of a state owned by someone else (the `traitlab.so` module),
@@ -112,14 +114,79 @@ public final class LuaHost {
     }
 
     private func setUp() throws {
-        world.delegate = self
-        world.hierarchyMode = options.hierarchyMode
+        configure(world)
         createRegistryTables()
         try installLibrary()
         if options.sandbox { applySandbox() }
     }
 
+    /// What every world of this host starts with (the first and each reset).
+    private func configure(_ w: TraitWorld) {
+        w.delegate = self
+        w.hierarchyMode = options.hierarchyMode
+        w.recordsRecentChanges = true   // dumps mark what the last update changed
+    }
+
     deinit { close() }
+
+    /// Starts over with a fresh engine world, as `traitlab test` does before
+    /// each spec file (and the `traitlab.busted` helper under busted): no
+    /// trait definition, environment key, scene, plugin or trace carries over.
+    /// Environment objects of the old world that Lua still references stop
+    /// working (using one is an error), so no tree mixes two worlds.
+    public func resetWorld() {
+        world.tearDown()
+        let fresh = TraitWorld()
+        configure(fresh)
+        world = fresh
+        // The tables that map engine objects to their Lua objects start empty,
+        // but for the system traits and their enums, which every world shares
+        // (`traits.HorizontalSizeClass` stays the same object).
+        var shared = Set<UnsafeMutableRawPointer>()
+        for def in SystemTraits.all {
+            shared.insert(Unmanaged.passUnretained(def).toOpaque())
+            if case .enumeration(let e) = def.valueType { shared.insert(Unmanaged.passUnretained(e).toOpaque()) }
+        }
+        for e in BuiltinEnvironmentKeys.valueTypes { shared.insert(Unmanaged.passUnretained(e).toOpaque()) }
+        // Environment objects of the old world that Lua still holds stop
+        // working: no tree may mix two worlds.
+        var released: [UnsafeMutableRawPointer] = []
+        L.registryGet(refs.objects)
+        L.pushNil()
+        while lua_next(L, -2) != 0 {
+            if let p = tl_tobox(L, -1, nil) {
+                tl_setbox(L, -1, nil)
+                released.append(p)
+            }
+            L.pop()
+        }
+        L.pop()
+        for ref in [refs.objects, refs.anchors, refs.collectionBoxes, refs.collectionCache,
+                    refs.definitions, refs.dynamicColorFunctions] {
+            L.registryGet(ref)
+            L.pushNil()
+            while lua_next(L, -2) != 0 {
+                L.pop()
+                if ref == refs.definitions, let key = lua_touserdata(L, -1), shared.contains(key) { continue }
+                L.pushValue(-1)
+                L.pushNil()
+                lua_rawset(L, -4)
+            }
+            L.pop()
+        }
+        for p in plugins.plugins.values { L.unref(p.manifestRef) }
+        plugins = PluginRegistry()
+        definedEnums = []
+        if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
+        LuaFunctions.deferredReleases += released
+        // ui.Screen.main is the new world's.
+        if let screen = refs.baseClasses[.screen] {
+            L.registryGet(screen)
+            push(world.mainScreen)
+            L.rawSet(-2, "main")
+            L.pop()
+        }
+    }
 
     /// Closes the state (finalizing every object) if this host owns it.
     public func close() {
@@ -132,6 +199,9 @@ public final class LuaHost {
         world.tearDown()
     }
 
+    /// The host attached to or owning a state, if there is one yet.
+    public static func existing(for L: LuaStatePointer) -> LuaHost? { from(L) }
+
     /// The host that owns a state, if any.
     static func from(_ L: LuaStatePointer) -> LuaHost? {
         guard let h = tl_gethost(L), let p = h.pointee.swift_host else { return nil }
@@ -140,6 +210,19 @@ public final class LuaHost {
 
     /// Bytes Lua has allocated now.
     public var memoryInUse: Int { Int(tl_memory_in_use(L)) }
+
+    /// Bytes the engine holds for the script beyond Lua's heap, as counted
+    /// against `--memory-limit` (0 without a cap).
+    public var engineMemoryInUse: Int { Int(tl_engine_bytes(L)) }
+
+    /// Refuses up front work that would make the engine hold about `bytes`
+    /// more than the memory cap allows (copied trait values, definitions,
+    /// environments, dumps, SwiftUI trees).
+    func chargeEngine(_ bytes: Int) throws {
+        guard tl_engine_charge(L, max(0, bytes)) != 0 else {
+            throw LuaError.message("not enough memory (memory limit exceeded)")
+        }
+    }
 
     private func createRegistryTables() {
         func table(mode: String?) -> Int32 {
@@ -212,25 +295,16 @@ public final class LuaHost {
             L.registryGet(refs.baseClasses[EnvironmentKind(env)] ?? LUA_REFNIL)
             classIndex = L.top
         }
-        L.pushBox(env, kind: .environment)
+        L.pushBox(env, kind: .environment, userValues: 1)
         let u = L.top
-        L.newTable(nrec: 8)
-        let f = L.top
-        L.pushValue(f); L.rawSet(f, "__index")
-        L.registryGet(refs.envNewindex); L.rawSet(f, "__newindex")
-        tl_pushboxgc(L); L.rawSet(f, "__gc")
-        L.registryGet(refs.envToString); L.rawSet(f, "__tostring")
-        L.push(env.className); L.rawSet(f, "__name")
-        L.pushValue(classIndex); L.rawSet(f, "__metatable")
-        L.pushValue(u); tl_rawsetp(L, f, tl_selfkey())
-        // F's metatable: the class's instance meta (its indexer).
+        // The class's instance metatable, shared by all its objects; the field
+        // table (the user value) is made when something is first stored.
         L.registryGet(refs.classes)
         L.pushValue(classIndex)
-        lua_rawget(L, -2)
-        _ = L.rawGet(-1, "meta")
-        lua_setmetatable(L, f)
-        L.pop(2)
-        lua_setmetatable(L, u)
+        if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "meta") == LUA_TTABLE {
+            lua_setmetatable(L, u)
+        }
+        L.setTop(u)
         L.registryGet(refs.objects)
         L.pushValue(u)
         tl_rawsetp(L, -2, key)
@@ -249,7 +323,7 @@ public final class LuaHost {
         defer { L.setTop(base) }
         if let owner {
             push(owner)
-            pushFields(-1)
+            guard tl_pushfields(L, -1, on ? 1 : 0) != 0 else { return }
             if L.rawGet(-1, "__owned") != LUA_TTABLE {
                 guard on else { return }
                 L.pop()
@@ -268,9 +342,32 @@ public final class LuaHost {
         }
     }
 
-    /// Pushes the field table F of the environment object at `i`.
-    func pushFields(_ i: Int32) {
-        if lua_getmetatable(L, i) == 0 { L.pushNil() }
+    /// Pushes the field table of the environment object at `i`, making it
+    /// unless `create` is false (then nil when it has none). The host keeps its
+    /// own entries there under "__" names, which no script can read or write.
+    /// Returns whether a table was pushed.
+    @discardableResult
+    func pushFields(_ i: Int32, create: Bool = true) -> Bool {
+        tl_pushfields(L, i, create ? 1 : 0) != 0
+    }
+
+    /// Pushes `fields[key]` of the environment at `i` (nil without a field table); returns its type.
+    @discardableResult
+    func pushHostField(_ i: Int32, _ key: String) -> Int32 {
+        guard pushFields(i, create: false) else { return LUA_TNIL }
+        let t = L.rawGet(-1, key)
+        tl_remove(L, -2)
+        return t
+    }
+
+    /// `fields[key] = top` for the environment at `i`; pops the value. Storing
+    /// nil makes no field table.
+    func setHostField(_ i: Int32, _ key: String) {
+        let i = L.absIndex(i)
+        guard pushFields(i, create: !L.isNil(-1)) else { L.pop(2); return }
+        L.pushValue(-2)
+        L.rawSet(-2, key)
+        L.pop(2)
     }
 
     // MARK: - Collections
@@ -383,11 +480,9 @@ extension LuaHost: TraitWorldDelegate {
 
     public func environmentDidUpdateTraits(_ env: TraitEnvironment) {
         push(env)
-        let u = L.top
-        pushFields(u)
         L.pushNil()
-        L.rawSet(-2, "traitCollection")
-        L.setTop(u - 1)
+        setHostField(-2, "traitCollection")
+        L.pop()
     }
 
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
@@ -406,10 +501,8 @@ extension LuaHost: TraitWorldDelegate {
         defer { L.setTop(u - 1) }
         if event.isTracked {
             // Reads during tracked work must reach Swift, not the cached table.
-            pushFields(u)
             L.pushNil()
-            L.rawSet(-2, "traitCollection")
-            L.pop()
+            setHostField(u, "traitCollection")
         }
         guard tl_rawlookup(L, u, event.rawValue) == LUA_TFUNCTION else { return }
         L.pushValue(u)

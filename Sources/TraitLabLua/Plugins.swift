@@ -42,12 +42,16 @@ extension LuaHost {
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "plugins", name, body) }
         fn("load") { c in
             let name = try c.string(1)
+            // The sandbox reads no file: only the plugins the command line loaded.
+            if c.host.options.sandbox, c.host.plugins.plugins[name] == nil {
+                throw LuaError.message("plugins.load: the sandbox loads no plugin files; '\(name)' was not loaded by --plugin")
+            }
             try c.host.loadPlugin(name)
             return 1
         }
         fn("list") { c in
             let reg = c.host.plugins
-            c.L.newTable(narr: Int32(reg.order.count))
+            c.L.newTable(narr: Int32(clamping: reg.order.count))
             for (k, name) in reg.order.enumerated() {
                 guard let p = reg.plugins[name] else { continue }
                 c.L.newTable(nrec: 3)
@@ -60,17 +64,19 @@ extension LuaHost {
         }
         fn("reload") { c in
             let name = try c.string(1)
+            if c.host.options.sandbox { throw LuaError.message("plugins.reload reads a file: not available in the sandbox") }
             return try c.host.reloadPlugin(name)
         }
         fn("addPath") { c in
             let dir = try c.string(1)
+            if c.host.options.sandbox { throw LuaError.message("plugins.addPath: the sandbox reads no files") }
             guard isDirectory(dir) else { throw c.argError(1, "'\(dir)' is not a folder") }
             if !c.host.plugins.extraPaths.contains(dir) { c.host.plugins.extraPaths.insert(dir, at: 0) }
             return 0
         }
         fn("path") { c in
-            let dirs = c.host.pluginSearchPath()
-            c.L.newTable(narr: Int32(dirs.count))
+            let dirs = c.host.options.sandbox ? [] : c.host.pluginSearchPath()
+            c.L.newTable(narr: Int32(clamping: dirs.count))
             for (k, d) in dirs.enumerated() { c.L.push(d); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
             return 1
         }
@@ -244,7 +250,7 @@ extension LuaHost {
         }
         world.invalidateAllTraits()
         clearCollectionCaches()
-        L.newTable(narr: Int32(dropped.count))
+        L.newTable(narr: Int32(clamping: dropped.count))
         for (k, s) in dropped.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         return 2
     }

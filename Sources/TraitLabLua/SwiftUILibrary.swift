@@ -116,7 +116,7 @@ extension LuaHost {
     /// T[name] = the value on top (popped), T being the user value of the box at `i`.
     fileprivate func setUserValueField(_ i: Int32, _ name: String) {
         let u = L.absIndex(i)
-        _ = tl_getuservalue(L, u)
+        guard tl_getuservalue(L, u) == LUA_TTABLE else { L.pop(2); return }
         L.pushValue(-2)
         L.rawSet(-2, name)
         L.pop(2)
@@ -126,7 +126,7 @@ extension LuaHost {
     @discardableResult
     fileprivate func pushUserValueField(_ i: Int32, _ name: String) -> Int32 {
         let u = L.absIndex(i)
-        _ = tl_getuservalue(L, u)
+        guard tl_getuservalue(L, u) == LUA_TTABLE else { L.pop(); L.pushNil(); return LUA_TNIL }
         let type = L.rawGet(-1, name)
         tl_remove(L, -2)
         return type
@@ -274,7 +274,7 @@ extension LuaHost {
             ("__pairs", "swiftui.values.pairs", { c in
                 let v = try values(c)
                 c.L.registryGet(c.host.refs.next)
-                c.L.newTable(nrec: Int32(v.entries.count))
+                c.L.newTable(nrec: Int32(clamping: v.entries.count))
                 for e in v.entries {
                     c.host.push(e.value)
                     c.L.rawSet(-2, e.key.name)
@@ -291,6 +291,7 @@ extension LuaHost {
     private func makeSwiftUIView(_ c: LuaCall) throws -> Int32 {
         if L.isNil(1) { L.setTop(0); L.newTable() } else { try c.table(1) }
         try checkFields(c, 1, "swiftui.View", ["name", "body", "content"])
+        try chargeEngine(1024)
         let name = try optionalName(c)
         let bodyType = L.rawGet(1, "body")
         guard bodyType == LUA_TFUNCTION || bodyType == LUA_TNIL else {
@@ -444,7 +445,7 @@ extension LuaHost {
             case "bodyCount": c.L.push(v.bodyCount)
             case "environment": c.host.push(v.environment)
             case "content":
-                c.L.newTable(narr: Int32(v.content.count))
+                c.L.newTable(narr: Int32(clamping: v.content.count))
                 for (k, child) in v.content.enumerated() {
                     c.host.push(child)
                     lua_rawseti(c.L, -2, lua_Integer(k + 1))
@@ -523,10 +524,8 @@ extension LuaHost {
             }
             try view.setContentConfiguration(cfg)
         }
-        pushFields(object)
         L.pushValue(v)
-        L.rawSet(-2, "__" + key)
-        L.pop()
+        setHostField(object, "__" + key)
     }
 }
 

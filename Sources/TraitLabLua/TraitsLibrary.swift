@@ -23,7 +23,10 @@ extension LuaHost {
         case LUA_TNUMBER:
             if tl_isinteger(L, i) != 0, let n = L.integer(i) { return .int(n) }
             return .number(L.number(i) ?? 0)
-        case LUA_TSTRING: return .string(L.string(i) ?? "")
+        case LUA_TSTRING:
+            let s = L.string(i) ?? ""
+            if s.utf8.count > 15 { try chargeEngine(s.utf8.count) }   // shorter ones are stored inline
+            return .string(s)
         case LUA_TTABLE:
             if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
@@ -40,6 +43,7 @@ extension LuaHost {
                 }
                 entries.append(.init(key: key, value: try traitValue(at: L.top, depth: depth + 1)))
             }
+            try chargeEngine(64 * entries.count + 64)
             return .table(TraitTable(entries))
         default:
             throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
@@ -56,7 +60,7 @@ extension LuaHost {
         case .table(let t):
             // Depth is bounded (64) when values are made, so growing cannot fail in practice.
             _ = lua_checkstack(L, 8)
-            L.newTable(narr: Int32(t.isSequence ? t.entries.count : 0), nrec: Int32(t.isSequence ? 0 : t.entries.count))
+            L.newTable(narr: Int32(clamping: t.isSequence ? t.entries.count : 0), nrec: Int32(clamping: t.isSequence ? 0 : t.entries.count))
             for e in t.entries {
                 switch e.key {
                 case .string(let s): L.push(s)
@@ -125,7 +129,7 @@ extension LuaHost {
         }
         fn("definitions") { c in
             let defs = c.host.world.registry.definitions
-            c.L.newTable(narr: Int32(defs.count))
+            c.L.newTable(narr: Int32(clamping: defs.count))
             for (k, d) in defs.enumerated() { c.host.push(d); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
             return 1
         }
@@ -144,7 +148,7 @@ extension LuaHost {
             L.rawSet(t, d.name)
         }
         func list(_ name: String, _ defs: [TraitDefinition]) {
-            L.newTable(narr: Int32(defs.count))
+            L.newTable(narr: Int32(clamping: defs.count))
             for (k, d) in defs.enumerated() { push(d); lua_rawseti(L, -2, lua_Integer(k + 1)) }
             L.rawSet(t, name)
         }
@@ -197,7 +201,7 @@ extension LuaHost {
                 c.host.pushEntryIterator(tc.entries)
                 return 3
             }),
-        ], protect: true, gc: false)
+        ], gc: false)
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -218,7 +222,7 @@ extension LuaHost {
     /// reader), a __newindex, a __tostring and extra metamethods; returns its ref.
     func makeMeta(name: String, index: (String, LuaFunction), methods: [String: (String, LuaFunction)],
                   newindex: @escaping LuaFunction, tostring: @escaping LuaFunction,
-                  extra: [(String, String, LuaFunction)] = [], protect: Bool = false, gc: Bool = true) -> Int32 {
+                  extra: [(String, String, LuaFunction)] = [], gc: Bool = true) -> Int32 {
         L.newTable()
         let mt = L.top
         L.newTable()
@@ -238,7 +242,8 @@ extension LuaHost {
         }
         if gc { tl_pushboxgc(L); L.rawSet(mt, "__gc") }
         L.push(name); L.rawSet(mt, "__name")
-        if protect { L.push(name); L.rawSet(mt, "__metatable") }
+        // Protected: getmetatable(object) gives the type's name, not this table.
+        L.push(name); L.rawSet(mt, "__metatable")
         return L.ref()
     }
 
@@ -251,7 +256,7 @@ extension LuaHost {
     /// Pushes (next, snapshot, nil) for `pairs`: a plain table of property = value.
     func pushEntryIterator(_ entries: [TraitCollection.Entry]) {
         L.registryGet(refs.next)
-        L.newTable(nrec: Int32(entries.count))
+        L.newTable(nrec: Int32(clamping: entries.count))
         for e in entries {
             push(e.value)
             L.rawSet(-2, e.definition.property)
@@ -291,7 +296,7 @@ extension LuaHost {
         switch key {
         case "name": L.push(e.name)
         case "cases":
-            L.newTable(narr: Int32(e.cases.count))
+            L.newTable(narr: Int32(clamping: e.cases.count))
             for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         default:
             guard e.contains(key) else { throw LuaError.message("enum \(e.name) has no case '\(key)' (cases: \(e.caseList))") }
@@ -303,6 +308,7 @@ extension LuaHost {
     private func defineTrait(_ c: LuaCall) throws -> Int32 {
         try c.table(1)
         let def = try definitionSpec(at: 1, owner: plugins.loading, call: c)
+        try chargeEngine(1024 + 2 * (def.name.utf8.count + def.property.utf8.count + (def.identifier?.utf8.count ?? 0)))
         if let old = try replacementDuringReload(def) {
             push(old)
             return 1
@@ -407,7 +413,7 @@ extension LuaHost {
             if case .enumeration(let e) = d.valueType { push(e) } else { L.push(d.valueType.name) }
         case "cases":
             guard case .enumeration(let e) = d.valueType else { L.pushNil(); return 1 }
-            L.newTable(narr: Int32(e.cases.count))
+            L.newTable(narr: Int32(clamping: e.cases.count))
             for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         default:
             throw LuaError.message("TraitDefinition has no field '\(key)' (name, default, type, identifier, affectsColorAppearance, property, cases, isOptional, isSystem)")
@@ -467,7 +473,7 @@ extension LuaHost {
         guard let a = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         guard let b = collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
         let defs = a.changedTraits(from: b)
-        L.newTable(narr: Int32(defs.count))
+        L.newTable(narr: Int32(clamping: defs.count))
         for (k, d) in defs.enumerated() { push(d); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         return 1
     }

@@ -28,6 +28,21 @@ final class Interpreter {
         self.L = host.L
         self.invocation = invocation
         self.watchdog = invocation.timeout.map { Watchdog(state: host.L, seconds: $0, hardStopGrace: 1) }
+        Interpreter.useInterruptibleCoroutines(host.L)
+    }
+
+    /// A debug hook belongs to one Lua thread, so a timeout or Ctrl-C set on
+    /// the main thread would miss a loop inside a coroutine (and the REPL
+    /// would have to end the session). coroutine.resume and wrap become the
+    /// shim's copies of lcorolib's, which keep the stack of running
+    /// coroutines that an interrupt reaches.
+    private static func useInterruptibleCoroutines(_ L: LuaState) {
+        let base = L.top
+        defer { L.setTop(base) }
+        guard lua_getglobal(L, "coroutine") == LUA_TTABLE else { return }
+        let t = L.top
+        lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
+        lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
     }
 
     /// The mode chunks are loaded in: the sandbox refuses binary chunks,

@@ -119,12 +119,13 @@ local function same_names(what, declared_names, live_names)
   assert(#problems == 0, what .. ": " .. table.concat(problems, "; "))
 end
 
--- Keys along a class table's inheritance chain (its metatable's __index).
+-- Keys along a class table's inheritance chain (its metatable's __index;
+-- the metatable is protected, so only the debug library reaches it).
 local function class_chain_keys(t)
   local names = {}
   while type(t) == "table" do
     for k in pairs(t) do names[k] = true end
-    local mt = getmetatable(t)
+    local mt = debug.getmetatable(t)
     t = mt and rawget(mt, "__index")
   end
   return names

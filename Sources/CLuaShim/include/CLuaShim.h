@@ -32,9 +32,21 @@ typedef struct tl_host {
     int in_swift;              // innermost frame is Swift: allocations must not fail
     int swift_frames;          // Swift frames anywhere on the C stack
     int over_limit;            // an allocation in Swift went past the cap
+    int alloc_failed;          // the system refused an allocation made in Swift
+    int swift_in_finalizer;    // the innermost Swift frame began inside a finalizer
     volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C)
     lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
     void *base_ud;
+    lua_State *saved_hook_thread;  // the program's own debug hook, put back
+    lua_Hook saved_hook;           // when an interrupt is cleared
+    int saved_hook_mask;
+    int saved_hook_count;
+    lua_State *L;              // the main thread (for lua_gc from the allocator)
+    size_t blocks;             // Lua's live blocks, counted when capped
+    size_t engine;             // bytes the engine holds beyond Lua's heap (last measured)
+    size_t engine_base;        // malloc's heap, not Lua's, when the state was set up
+    size_t engine_charged;     // estimated engine growth since the last measurement
+    unsigned engine_calls;     // Swift calls since the last measurement
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -44,6 +56,15 @@ tl_host *tl_attach(lua_State *L);
 tl_host *tl_gethost(lua_State *L);
 // Frees the host record after lua_close (tl_newstate only).
 void tl_close(lua_State *L);
+
+// ---- Engine memory under the cap (--memory-limit) ----
+// Records the process's heap outside Lua as the baseline (after setting up).
+void tl_engine_baseline(lua_State *L);
+// Notes that the engine is about to hold about `bytes` more for the script.
+// Returns 0 when that would pass the cap (refuse the work up front), else 1.
+int tl_engine_charge(lua_State *L, size_t bytes);
+// Bytes the engine holds for the script now (measured); 0 without a cap.
+size_t tl_engine_bytes(lua_State *L);
 
 // ---- Calling into Swift ----
 void tl_pushfunction(lua_State *L, int fnid);
@@ -57,6 +78,7 @@ void tl_pushindexer(lua_State *L, int fnid, int table_index);
 void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues);
 void *tl_tobox(lua_State *L, int idx, int *kind);   // payload or NULL
 void tl_setbox(lua_State *L, int idx, void *payload); // replace payload (NULL on release)
+int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose object was released
 // The __gc metamethod for boxes: calls the Swift release, deferring it when Swift
 // frames are on the stack (a finalizer must not re-enter the engine mid-operation).
 int tl_box_gc(lua_State *L);
@@ -74,10 +96,36 @@ int tl_msghandler(lua_State *L);
 // ---- Interrupts (timeouts, Ctrl-C) ----
 // Safe from another thread or a signal handler: arms a count hook that raises.
 void tl_interrupt(lua_State *L, int reason);
+// The same for a coroutine (its own debug hook is not kept).
+void tl_interrupt_coroutine(lua_State *L, int reason);
 // Clears the hook once the chunk has unwound.
 void tl_clear_interrupt(lua_State *L);
 // Message used when an interrupt fires ("timed out" / "interrupted").
 void tl_set_timeout_message(const char *msg);
+
+// ---- Spec code under `traitlab test` (spec.c) ----
+// Sources whose Lua functions an interrupt never stops (busted, luassert ...):
+// prefixes of `source` as lua_getinfo reports it ("@/usr/share/lua/5.4/busted/").
+// With none set (the interpreter), every Lua function is stopped.
+void tl_spec_trust(const char *prefix);
+int tl_spec_trusted_code(lua_State *L, lua_Debug *ar);
+// Stops spec code with `message` (reason 3), as a timeout does.
+void tl_spec_stop(lua_State *L, const char *message);
+const char *tl_spec_stop_message(void);
+// Interrupts every coroutine being resumed through tl_spec_resume (the
+// deadline's signal handler calls it too: a hook belongs to one thread).
+void tl_spec_interrupt_running(int reason);
+// coroutine.resume and coroutine.wrap as lcorolib.c's, keeping the stack of
+// running coroutines for tl_spec_interrupt_running.
+int tl_spec_resume(lua_State *L);
+int tl_spec_wrap(lua_State *L);
+// The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
+void tl_set_limit(lua_State *L, size_t limit);
+size_t tl_counted_bytes(lua_State *L);
+void tl_clear_over_limit(lua_State *L);
+// Duplicates file descriptors (stdout to stderr for machine formats).
+int tl_dup(int fd);
+int tl_dup2(int from, int to);
 
 // ---- Deadlines (--timeout) ----
 // One process-wide deadline on the monotonic clock, kept by a POSIX timer whose
@@ -99,17 +147,22 @@ int tl_deadline_passed(void);
 int tl_rawlookup(lua_State *L, int idx, const char *key);
 
 // ---- Environment objects ----
-// An environment is a userdata whose metatable F is its own field table
-// (F.__index = F, so user fields and cached values cost one table lookup). F's
-// metatable holds the class indexer below. F[tl_selfkey()] is the userdata.
-const void *tl_selfkey(void);
-// __index for F's metatable: the class chain (raw, methods), then the property
-// table; a known property calls Swift with (object, key, property id).
+// An environment is a box of kind TL_KIND_ENVIRONMENT with one user value, its
+// field table (nil until something is stored), and its class's shared,
+// protected instance metatable. User fields live under any key but "__"
+// names, which hold the host's bookkeeping and are never served to scripts.
+#define TL_KIND_ENVIRONMENT 1
+// __index for the instance metatable: user fields, then the class chain (raw,
+// methods), then the property table; a known property calls Swift with
+// (object, key, property id). Checks that its object is an environment.
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
-// __newindex for the userdata: a known property calls Swift's setter with
-// (object, key, value, property id); other keys are stored in F, except
+// __newindex: a known property calls Swift's setter with (object, key, value,
+// property id); other keys go to the field table (made on first use), except
 // reserved "__" names and built-in (C) methods, which are refused.
 void tl_push_env_newindexer(lua_State *L, int fnid, int props_index);
+// Pushes the field table of the environment at idx (making it when `create`),
+// or nil when there is none or idx is no environment. Returns 1 for a table.
+int tl_pushfields(lua_State *L, int idx, int create);
 // Like tl_rawlookup with the key at stack index `key`.
 int tl_rawlookup_at(lua_State *L, int idx, int key);
 // luaL_openlibs in protected mode. Returns a Lua status.

@@ -193,12 +193,32 @@ public final class Representable: SwiftUIView {
 
     override public var className: String { kind.rawValue }
 
+    /// How many SwiftUI hosts may enclose one another through representables.
+    public static let maximumHostingDepth = 64
+
+    /// The SwiftUI hosts at `view` and above it, counted up to the limit.
+    static func hostingDepth(of view: View) -> Int {
+        var count = 0
+        var e: TraitEnvironment? = view
+        while let cur = e, count < maximumHostingDepth {
+            if cur.hostedContent != nil { count += 1 }
+            e = cur.traitParent
+        }
+        return count
+    }
+
     /// Makes, places and updates the UIKit content (first time), or brings it
     /// up to date with a changed environment.
     func render(in hostView: View, controller: ViewController?, previous: EnvironmentValues,
                 overrides: [TraitCollection.Entry]) throws {
         let context = RepresentableContext(environment: hostedEnvironment)
         guard hasAppeared else {
+            // UIKit content that hosts SwiftUI that makes more UIKit content can
+            // go on forever inside one update: stop before making another level.
+            if Representable.hostingDepth(of: hostView) >= Representable.maximumHostingDepth {
+                throw TraitError("SwiftUI hosting is nested more than \(Representable.maximumHostingDepth) levels deep "
+                                 + "(\(self) is inside UIKit content made by representables that host more): not making its content")
+            }
             hasAppeared = true
             let made = try make(context)
             try place(made, in: hostView, controller: controller)
