@@ -68,6 +68,8 @@ open class TraitEnvironment: CustomStringConvertible {
     /// The collection as of the last update that reached this environment.
     @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection
     @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
+    /// Whether an update has computed its collection (before: the prediction).
+    @exclusivity(unchecked) var hasUpdatedTraits = false
     @exclusivity(unchecked) var registrations: [TraitChangeRegistration] = []
     /// Nil while tracked callbacks have read nothing (most environments).
     @exclusivity(unchecked) private var trackedBox: TrackedTraitsBox?

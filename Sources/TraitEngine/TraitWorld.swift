@@ -425,14 +425,16 @@ public final class TraitWorld {
     func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws {
         let old = e.traitCollection
         let new = computeCollection(e, parent: parent)
+        let first = !e.hasUpdatedTraits
+        e.hasUpdatedTraits = true
         if new === old { return }
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
         e.traitCollection = new
         if recordsRecentChanges && e.changedInUpdate != updateNumber {
             // An environment's first collection is no change to point out
-            // (everything was "unspecified" before it joined a scene).
-            e.previousCollection = old === TraitCollection.empty ? nil : old
+            // (before it joined a scene it had only the prediction).
+            e.previousCollection = first ? nil : old
             e.changedInUpdate = updateNumber
         }
         if e.isExposed { delegate?.environmentDidUpdateTraits(e) }
