@@ -13,6 +13,19 @@ check() {  # check NAME EXPECTED-REGEX... (output of the example in $out)
   done
   echo "ok   $name"; pass=$((pass+1))
 }
+in_order() {  # in_order NAME PREFIX...: lines starting with these prefixes come in this order
+  local name=$1; shift
+  local last=0 n w
+  for w in "$@"; do
+    n=$(awk -v w="$w" -v after="$last" 'NR > after && index($0, w) == 1 { print NR; exit }' <<<"$out")
+    if [ -z "$n" ]; then
+      echo "FAIL $name: no line starting with '$w' after line $last (expected order: $*)"; echo "$out" | sed 's/^/    /'
+      fail=$((fail+1)); return
+    fi
+    last=$n
+  done
+  echo "ok   $name (order)"; pass=$((pass+1))
+}
 run() { out=$("$bin" "$@" 2>&1); status=$?; [ $status -eq 0 ] || out="$out"$'\n'"EXIT STATUS $status"; }
 
 run examples/01_collections.lua
@@ -26,7 +39,11 @@ check 04_overrides 'after scene override: root.view=pastel label=pastel' 'after 
 run examples/05_hierarchy_modes.lua
 check 05_hierarchy_modes 'ios17 +parent=compact +container=regular +child=regular' 'legacy +parent=compact +container=regular +child=compact'
 run examples/06_appearance.lua
-check 06_appearance 'viewWillAppear: +horizontalSizeClass = unspecified' 'viewIsAppearing: +horizontalSizeClass = regular'
+check 06_appearance 'viewDidLoad: +horizontalSizeClass = compact \(predicted\)' 'viewWillAppear: +horizontalSizeClass = compact' 'viewIsAppearing: +horizontalSizeClass = regular'
+in_order 06_appearance viewDidLoad viewWillAppear viewIsAppearing viewWillLayoutSubviews layoutSubviews viewDidLayoutSubviews viewDidAppear
+run examples/10_layout_configures_child.lua
+check 10_layout_configures_child 'badge layoutSubviews: theme = bold' 'card layoutSubviews ran 1 time, badge layoutSubviews ran 1 time' 'badge handler: standard -> bold, after card.layoutSubviews'
+in_order 10_layout_configures_child '-- the device rotates' 'card layoutSubviews' 'badge handler' 'badge layoutSubviews'
 run examples/tour.lua
 check tour 'before ui.update\(\): standard' 'after  ui.update\(\): pastel' 'card: theme pastel -> monochrome' 'handler calls: 1'
 run examples/07_registration.lua
@@ -44,7 +61,7 @@ check swiftui_cell 'before ui.update\(\): CellView 1 rendered nil \(body ran 0 t
 run examples/swiftui_settings.lua
 check swiftui_settings 'makeViewController, context.environment.myAppTheme = standard' 'viewIsAppearing sees myAppTheme = standard' 'window scene myAppTheme = pastel' 'SettingsViewController.traitCollection.myAppTheme = standard' 'theme changed standard -> bold' 'SettingsViewController.traitCollection.myAppTheme = bold' 'unbridged key accent: Settings sees red' 'userInterfaceStyle = dark \(window: light\)'
 for f in examples/*.lua; do
-  case "$f" in examples/0[1-9]_*|examples/tour.lua) continue;; esac
+  case "$f" in examples/[0-9][0-9]_*|examples/tour.lua) continue;; esac
   run "$f"; check "$(basename "$f" .lua) (runs)" '.'
   grep -q "EXIT STATUS" <<<"$out" && { echo "FAIL $f exited non-zero"; fail=$((fail+1)); pass=$((pass-1)); }
 done

@@ -294,9 +294,9 @@ open class View: TraitEnvironment {
         propagateUp(.subtreeProperties)
     }
 
-    /// Updates traits and lays out this view's subtree at once.
+    /// Runs the update's traversal for this view's subtree at once: what it
+    /// inherits from is updated first, so layout sees fresh traits.
     public func layoutIfNeeded() throws {
-        try updateTraitsIfNeeded()
         try world.layoutNow(self)
     }
 

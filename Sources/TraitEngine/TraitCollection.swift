@@ -48,7 +48,7 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
 
     /// The value of `definition`, or its default when unset.
     public subscript(definition: TraitDefinition) -> TraitValue {
-        if let t = TraitCollection.tracker, t.collection === self { t.record(definition) }
+        if let t = TraitCollection.tracker, t.collection === self || t.viewCollection === self { t.record(definition) }
         return rawValue(definition)
     }
 
@@ -167,9 +167,14 @@ public struct MutableTraits {
 /// (automatic trait tracking, as in iOS 18).
 public final class TraitReadTracker {
     let collection: TraitCollection
+    /// A view controller's callbacks also track reads of its view's collection.
+    let viewCollection: TraitCollection?
     private(set) var read: [TraitDefinition] = []
 
-    init(collection: TraitCollection) { self.collection = collection }
+    init(collection: TraitCollection, viewCollection: TraitCollection? = nil) {
+        self.collection = collection
+        self.viewCollection = viewCollection
+    }
 
     func record(_ d: TraitDefinition) {
         if !read.contains(where: { $0 === d }) { read.append(d) }

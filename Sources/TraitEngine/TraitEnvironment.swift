@@ -68,6 +68,8 @@ open class TraitEnvironment: CustomStringConvertible {
     /// The collection as of the last update that reached this environment.
     @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection
     @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
+    /// Whether an update has computed its collection (before: the prediction).
+    @exclusivity(unchecked) var hasUpdatedTraits = false
     @exclusivity(unchecked) var registrations: [TraitChangeRegistration] = []
     /// Nil while tracked callbacks have read nothing (most environments).
     @exclusivity(unchecked) private var trackedBox: TrackedTraitsBox?
@@ -100,7 +102,10 @@ open class TraitEnvironment: CustomStringConvertible {
         self.world = world
         self.kind = kind
         self.className = className
-        self.traitCollection = .empty
+        // Trait prediction (UIKit since iOS 13): a new environment starts with
+        // the main screen's traits, so `viewDidLoad` sees real values and
+        // joining a hierarchy that matches calls no change callback.
+        self.traitCollection = world.predictedTraits
         world.stats.environments += 1
     }
 
@@ -325,7 +330,12 @@ open class TraitEnvironment: CustomStringConvertible {
     /// there with `accumulate`).
     func tracking(_ kind: WritableKeyPath<TrackedTraits, [TraitDefinition]>, accumulate: Bool = false,
                   _ body: () throws -> Void) rethrows {
-        let tracker = TraitReadTracker(collection: traitCollection)
+        let view = asViewController?.viewIfLoaded
+        let tracker = TraitReadTracker(collection: traitCollection, viewCollection: view?.traitCollection)
+        // Whether a read is tracked never depends on an earlier untracked one:
+        // a host drops what it cached of these collections first.
+        if isExposed { world.delegate?.environmentDidUpdateTraits(self) }
+        if let view, view.isExposed { world.delegate?.environmentDidUpdateTraits(view) }
         let outer = TraitCollection.tracker
         let outerEnv = world.trackingEnvironment
         TraitCollection.tracker = tracker

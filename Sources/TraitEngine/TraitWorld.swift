@@ -71,6 +71,15 @@ public final class TraitWorld {
     private var didDisappearQueue: [ViewController] = []
     /// The environment whose tracked callback is running, if any.
     @exclusivity(unchecked) public internal(set) var trackingEnvironment: TraitEnvironment?
+
+    /// Whether a read of `env.traitCollection` now is tracked: inside a tracked
+    /// callback of `env`, or of the view controller whose view `env` is.
+    public func tracksReads(of env: TraitEnvironment) -> Bool {
+        guard let t = trackingEnvironment else { return false }
+        if t === env { return true }
+        if let vc = t.asViewController, vc.viewIfLoaded === env { return true }
+        return false
+    }
     @exclusivity(unchecked) private var diffCache = DiffCache()
     /// Counts trait updates: each ``update()`` that has work, and each
     /// `updateTraitsIfNeeded` outside one. Environments remember the number of
@@ -97,6 +106,9 @@ public final class TraitWorld {
         return s
     }
     private var mainScreenStorage: Screen?
+
+    /// The collection a new environment starts with: `ui.Screen.main`'s traits.
+    var predictedTraits: TraitCollection { mainScreenStorage?.traitCollection ?? TraitWorld.mainScreenTraits }
 
     /// Drops everything the world holds (connected scenes, the main screen,
     /// queues), breaking the world <-> environment cycle so that a finished
@@ -220,28 +232,50 @@ public final class TraitWorld {
 
     private func runPass() throws {
         let screens = rootScreens()
-        for s in screens where s.pending.contains(.traits) || s.pending.contains(.subtreeTraits) {
-            try visitTraits(s)
-        }
         if structureChanged {
             structureChanged = false
             try handleDisappearances()
         }
-        for s in screens { try visitRender(s, .properties, .subtreeProperties) }
-        for s in screens { try visitRender(s, .layout, .subtreeLayout) }
+        for s in screens where !s.pending.isDisjoint(with: VisitMode.full.needs) {
+            try visit(s, .full)
+        }
         for s in screens { try visitRender(s, .display, .subtreeDisplay) }
         try flushAppearanceQueues()
     }
 
-    /// Walks the dirty part of the tree below `root`, top-down, with an
-    /// explicit stack (trees can be far deeper than the thread's stack allows).
-    /// Each environment is updated when entered; its children are visited in
-    /// order, each checked for pending work when reached (a callback may mark a
-    /// later sibling); a controller that appeared gets `viewIsAppearing` when
-    /// its subtree is done.
-    private func visitTraits(_ root: TraitEnvironment) throws {
+    /// What one traversal does: the update's full traversal (traits, then
+    /// properties and layout, environment by environment), traits only
+    /// (`updateTraitsIfNeeded`), or properties and layout only (a view laid
+    /// out outside any window, whose traits never update).
+    struct VisitMode {
+        let traits: Bool
+        let render: Bool
+        /// The marks that make an environment worth entering.
+        let needs: PendingWork
+        /// The subtree markers a visit consumes.
+        let markers: PendingWork
+        static let full = VisitMode(traits: true, render: true,
+                                    needs: [.traits, .subtreeTraits, .properties, .subtreeProperties, .layout, .subtreeLayout],
+                                    markers: [.subtreeTraits, .subtreeProperties, .subtreeLayout])
+        static let traitsOnly = VisitMode(traits: true, render: false, needs: [.traits, .subtreeTraits],
+                                          markers: [.subtreeTraits])
+        static let renderOnly = VisitMode(traits: false, render: true,
+                                          needs: [.properties, .subtreeProperties, .layout, .subtreeLayout],
+                                          markers: [.subtreeProperties, .subtreeLayout])
+    }
+
+    /// The single top-down traversal of the dirty part of the tree below
+    /// `root` (SPEC section 6), with an explicit stack (trees can be far deeper
+    /// than the thread's stack allows). Each environment, when entered:
+    /// updates its collection and delivers its change callbacks; a controller's
+    /// view then gives `viewIsAppearing` when its controller is appearing; then
+    /// `updateProperties` and layout run if needed. Only then are its children
+    /// listed and visited in order, each checked for pending work when reached,
+    /// so what a callback marks on a child (an override, `setNeedsLayout`) is
+    /// seen by that child in this same traversal.
+    func visit(_ root: TraitEnvironment, _ mode: VisitMode) throws {
         /// An environment being visited and its children, taken after its own
-        /// update. A plain view keeps its subviews array as it was then (no copy,
+        /// work. A plain view keeps its subviews array as it was then (no copy,
         /// no list to build: this runs for most environments of a big tree) and
         /// checks each candidate's parent when it reaches it; other kinds list
         /// their trait children.
@@ -250,7 +284,6 @@ public final class TraitWorld {
             let subviews: [View]
             let children: [TraitEnvironment]
             var next = 0
-            let appearing: ViewController?
             var count: Int { subviews.count + children.count }
 
             /// The child at `i`; nil when that candidate inherits from elsewhere now.
@@ -259,42 +292,72 @@ public final class TraitWorld {
                 return unsafeDowncast(env, to: View.self).traitChild(for: subviews[i])
             }
         }
+        let needs = mode.needs, markers = mode.markers
         /// A callback failed: keep every environment whose processing was cut
-        /// short pending (recomputing an up-to-date collection is a no-op) so
+        /// short reachable (recomputing an up-to-date collection is a no-op) so
         /// the next update finishes the work, including an interrupted appearance.
         func keepPending(_ envs: [TraitEnvironment]) {
-            for e in envs { e.pending.formUnion([.traits, .subtreeTraits]) }
+            for e in envs {
+                if mode.traits { e.pending.insert(.traits) }
+                e.pending.formUnion(markers)
+            }
             hasPendingWork = true
         }
-        /// Updates `e` and returns its frame; nil when nothing below it or after
-        /// its subtree is left to do (most environments of a big tree are leaves).
+        /// Does `e`'s own work and returns its frame; nil when nothing below it
+        /// is left to do (most environments of a big tree are leaves).
         func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?) throws -> Frame? {
             stats.environmentsVisited += 1
             stats.lastUpdateVisited += 1
-            if e.pending.contains(.traits) {
+            if mode.traits && e.pending.contains(.traits) {
                 e.pending.remove(.traits)
                 if e.pending.contains(.forceSubtree) {
                     if let vc = e.asViewController, vc.appearance == .disappeared, vc.isViewInWindow {
-                        vc.appearance = .appearing
-                        appeared.append(vc)
-                        try vc.viewWillAppear()
+                        if mode.render {
+                            vc.appearance = .appearing
+                            appeared.append(vc)
+                            // Before its traits update: it still sees the old ones.
+                            try vc.viewWillAppear()
+                            e.pending.remove(.forceSubtree)
+                        } else {
+                            // updateTraitsIfNeeded: the update still runs its appearance.
+                            e.pending.insert(.traits)
+                            e.propagateUp(.subtreeTraits)
+                        }
+                    } else {
+                        e.pending.remove(.forceSubtree)
                     }
-                    e.pending.remove(.forceSubtree)
                     forceChildren(of: e)
                 }
                 try updateOwnTraits(e, parent: parent)
                 try e.hostedContent?.hostTraitsDidUpdate()
             }
-            // Also a controller whose appearance an error interrupted in an earlier update.
-            var appearing: ViewController?
-            if let vc = e.asViewController, vc.appearance == .appearing, vc.isViewInWindow { appearing = vc }
-            var subviews: [View] = [], children: [TraitEnvironment] = []
-            if e.pending.contains(.subtreeTraits) {
-                e.pending.remove(.subtreeTraits)
-                if e.kind == .view { subviews = unsafeDowncast(e, to: View.self).subviews } else { children = e.traitChildren }
+            if mode.render {
+                if e.isView, let vc = unsafeDowncast(e, to: View.self).owningViewController,
+                   vc.appearance == .appearing, vc.viewIfLoaded === e, vc.isViewInWindow {
+                    // Its superview has laid it out; it and its controller have their new traits.
+                    vc.appearance = .appeared
+                    didAppearQueue.append(vc)
+                    try vc.viewIsAppearing()
+                }
+                if e.pending.contains(.properties) {
+                    e.pending.remove(.properties)
+                    try perform(.properties, on: e)
+                }
+                if e.pending.contains(.layout) {
+                    e.pending.remove(.layout)
+                    if e.isView { try layout(unsafeDowncast(e, to: View.self)) }
+                }
             }
-            if subviews.isEmpty && children.isEmpty && appearing == nil { return nil }
-            return Frame(env: e, subviews: subviews, children: children, appearing: appearing)
+            if e.pending.isDisjoint(with: markers) { return nil }
+            e.pending.subtract(markers)
+            if e.kind == .view {
+                let subviews = unsafeDowncast(e, to: View.self).subviews
+                if subviews.isEmpty { return nil }
+                return Frame(env: e, subviews: subviews, children: [])
+            }
+            let children = e.traitChildren
+            if children.isEmpty { return nil }
+            return Frame(env: e, subviews: [], children: children)
         }
         // The frame being visited, and below it on the stack its ancestors'.
         var current: Frame
@@ -310,8 +373,7 @@ public final class TraitWorld {
             if current.next < current.count {
                 let i = current.next
                 current.next += 1
-                guard let c = current.child(at: i),
-                      c.pending.contains(.traits) || c.pending.contains(.subtreeTraits) else { continue }
+                guard let c = current.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
                 let entered: Frame?
                 do {
                     entered = try enter(c, from: current.env)
@@ -323,16 +385,6 @@ public final class TraitWorld {
                 stack.append(current)
                 current = frame
                 continue
-            }
-            if let vc = current.appearing {
-                vc.appearance = .appeared
-                didAppearQueue.append(vc)
-                do {
-                    try vc.viewIsAppearing()
-                } catch {
-                    keepPending(stack.map(\.env))
-                    throw error
-                }
             }
             guard let parent = stack.popLast() else { break }
             current = parent
@@ -373,14 +425,16 @@ public final class TraitWorld {
     func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws {
         let old = e.traitCollection
         let new = computeCollection(e, parent: parent)
+        let first = !e.hasUpdatedTraits
+        e.hasUpdatedTraits = true
         if new === old { return }
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
         e.traitCollection = new
         if recordsRecentChanges && e.changedInUpdate != updateNumber {
             // An environment's first collection is no change to point out
-            // (everything was "unspecified" before it joined a scene).
-            e.previousCollection = old === TraitCollection.empty ? nil : old
+            // (before it joined a scene it had only the prediction).
+            e.previousCollection = first ? nil : old
             e.changedInUpdate = updateNumber
         }
         if e.isExposed { delegate?.environmentDidUpdateTraits(e) }
@@ -391,6 +445,12 @@ public final class TraitWorld {
         if e.isView {
             if diff.affectsColor { unsafeDowncast(e, to: View.self).setNeedsDisplay() }
             if e.hasTrackedTraits { invalidateTracked(e, unsafeDowncast(e, to: View.self), diff.ids) }
+            // A controller's tracked callbacks also read its view's collection;
+            // without overrides the view's change was the controller's (handled).
+            if !e.overrideEntries.isEmpty, let vc = unsafeDowncast(e, to: View.self).owningViewController,
+               vc.hasTrackedTraits, vc.viewIfLoaded === e {
+                invalidateTracked(vc, unsafeDowncast(e, to: View.self), diff.ids)
+            }
         } else if e.hasTrackedTraits, let vc = e.asViewController, let v = vc.viewIfLoaded {
             invalidateTracked(vc, v, diff.ids)
         }
@@ -419,29 +479,40 @@ public final class TraitWorld {
     }
 
     /// `updateTraitsIfNeeded`: updates the environments from the root down to
-    /// `e`, leaving the rest of the tree for the next update.
-    func updateTraitsNow(along e: TraitEnvironment) throws {
+    /// `e` and, with `subtree`, everything below `e`, delivering change
+    /// callbacks now; layout is left for the next update.
+    func updateTraitsNow(along e: TraitEnvironment, subtree: Bool = true) throws {
         guard e.isInWindowScene || e.kind == .screen else { return }
         var path: [TraitEnvironment] = []
-        var cur: TraitEnvironment? = e
+        var cur: TraitEnvironment? = e.traitParent
         while let c = cur { path.append(c); cur = c.traitParent }
         if !isUpdating && path.contains(where: { $0.pending.contains(.traits) }) { updateNumber += 1 }
         for node in path.reversed() where node.pending.contains(.traits) {
-            node.pending.remove(.traits)
-            if node.pending.contains(.forceSubtree) {
-                forceChildren(of: node)
-                // A controller about to appear stays marked, so the update
-                // still runs its appearance callbacks.
-                if let vc = node.asViewController, vc.appearance == .disappeared, vc.isViewInWindow {
-                    node.pending.insert(.traits)
-                } else {
-                    node.pending.remove(.forceSubtree)
-                }
-            }
-            try updateOwnTraits(node)
-            try node.hostedContent?.hostTraitsDidUpdate()
-            hasPendingWork = true
+            try updateOneNow(node)
         }
+        if subtree {
+            hasPendingWork = true
+            try visit(e, .traitsOnly)
+        } else if e.pending.contains(.traits) {
+            try updateOneNow(e)
+        }
+    }
+
+    private func updateOneNow(_ node: TraitEnvironment) throws {
+        node.pending.remove(.traits)
+        if node.pending.contains(.forceSubtree) {
+            forceChildren(of: node)
+            // A controller about to appear stays marked, so the update
+            // still runs its appearance callbacks.
+            if let vc = node.asViewController, vc.appearance == .disappeared, vc.isViewInWindow {
+                node.pending.insert(.traits)
+            } else {
+                node.pending.remove(.forceSubtree)
+            }
+        }
+        try updateOwnTraits(node)
+        try node.hostedContent?.hostTraitsDidUpdate()
+        hasPendingWork = true
     }
 
     // MARK: Appearance
@@ -540,13 +611,16 @@ public final class TraitWorld {
         if let vc { try vc.tracking(\.layout, accumulate: true) { try vc.viewDidLayoutSubviews() } }
     }
 
-    /// `layoutIfNeeded`: lays out the part of `view`'s subtree that needs it, now.
+    /// `layoutIfNeeded`: updates what `view` inherits from, then runs the
+    /// update's traversal over `view`'s subtree now (its traits, properties
+    /// and layout; a view outside any window keeps its traits).
     func layoutNow(_ view: View) throws {
         let host = view.traitHost
-        if view.pending.contains(.layout) || view.pending.contains(.subtreeLayout)
-            || host.pending.contains(.subtreeLayout) {
-            if host !== view { host.pending.insert(.subtreeLayout) }
-            try visitRender(host, .layout, .subtreeLayout)
+        if host.isInWindowScene {
+            try updateTraitsNow(along: host, subtree: false)
+            try visit(host, .full)
+        } else {
+            try visit(host, .renderOnly)
         }
     }
 }

@@ -276,9 +276,11 @@ extension LuaHost {
         case .name: if let n = env.name { L.push(n) } else { L.pushNil() }
         case .className: L.push(env.className)
         case .traitCollection:
-            let tracking = world.trackingEnvironment === env
+            // Tracked reads always reach Swift: nothing is cached while any
+            // tracked callback runs (the engine dropped older caches on entry).
+            let tracking = world.tracksReads(of: env)
             push(env.traitCollection, tracking: tracking)
-            if !tracking {
+            if world.trackingEnvironment == nil {
                 L.pushValue(-1)
                 setHostField(1, "traitCollection")
             }

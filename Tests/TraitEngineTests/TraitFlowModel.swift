@@ -107,6 +107,10 @@ enum ModelOp: Equatable, CustomStringConvertible {
     case unregister(Int, registration: Int)
     case update
     case updateTraitsIfNeeded(Int)
+    /// The view's next `layoutSubviews` sets the override on its first
+    /// subview and asks that subview for layout (a parent configuring a child
+    /// during layout); the view asks for layout now.
+    case armLayout(Int, ModelSetting)
 
     var description: String {
         func opt(_ i: Int?) -> String { i.map(String.init) ?? "nil" }
@@ -134,6 +138,7 @@ enum ModelOp: Equatable, CustomStringConvertible {
         case .unregister(let n, let r): return ".unregister(\(n), registration: \(r))"
         case .update: return ".update"
         case .updateTraitsIfNeeded(let n): return ".updateTraitsIfNeeded(\(n))"
+        case .armLayout(let v, let x): return ".armLayout(\(v), \(x))"
         }
     }
 }
@@ -170,6 +175,8 @@ final class ModelNode {
     var current: ModelTraits.Collection = [:]
     /// The traits of each live registration, in registration order.
     var registrations: [[Int]] = []
+    /// Plain views: the override the next layout sets on the first subview.
+    var layoutHook: ModelSetting?
 }
 
 /// What the model expects of one step.
@@ -180,6 +187,9 @@ enum ModelOutcome: Equatable { case skipped, refused, applied }
 struct TraitFlowModel {
     var nodes: [ModelNode] = []
     var mode = HierarchyMode.ios17
+    /// Trait prediction: a new node starts with the main screen's traits
+    /// (the harness gives the engine's main screen these).
+    static let prediction: ModelTraits.Collection = [0: 1, 2: 2]
 
     func ids(_ kinds: ModelKind...) -> [Int] { nodes.indices.filter { kinds.contains(nodes[$0].kind) } }
     func node(_ i: Int, _ kinds: ModelKind...) -> ModelNode? {
@@ -251,22 +261,40 @@ struct TraitFlowModel {
         return nodes.indices.map(compute)
     }
 
-    /// Collections after `updateTraitsIfNeeded` on `i`: the node and what it
-    /// inherits from, nothing else.
+    /// Collections after `updateTraitsIfNeeded` on `i`: the node, what it
+    /// inherits from, and everything that inherits from it; nothing else.
     func collectionsAfterUpdating(along i: Int) -> [ModelTraits.Collection] {
         var result = nodes.map(\.current)
         guard nodes[i].kind == .screen || isConnected(i) else { return result }
-        var path: [Int] = []
+        let full = collectionsAfterUpdate()
         var cur: Int? = i
-        while let c = cur { path.append(c); cur = traitParent(c) }
-        for n in path.reversed() {
-            if nodes[n].kind == .screen {
-                result[n] = nodes[n].device
-            } else if let p = traitParent(n) {
-                result[n] = applyingOverrides(result[p], n)
+        var steps = 0
+        while let c = cur, steps <= nodes.count { result[c] = full[c]; cur = traitParent(c); steps += 1 }
+        for j in nodes.indices where isConnected(j) {
+            var up = traitParent(j)
+            var n = 0
+            while let u = up, n <= nodes.count {
+                if u == i { result[j] = full[j]; break }
+                up = traitParent(u)
+                n += 1
             }
         }
         return result
+    }
+
+    /// At an update: every armed layout hook of a view that updates fires
+    /// (its layout runs), setting its override on its first subview. Returns
+    /// the views that laid out because of it: (hooked view, subview or nil).
+    mutating func fireLayoutHooks() -> [(view: Int, target: Int?)] {
+        var fired: [(view: Int, target: Int?)] = []
+        for v in nodes.indices {
+            guard let hook = nodes[v].layoutHook, isConnected(v) else { continue }
+            nodes[v].layoutHook = nil
+            let target = nodes[v].subviews.first
+            if let t = target { nodes[t].overrides[hook.trait] = hook.value }
+            fired.append((v, target))
+        }
+        return fired
     }
 
     // MARK: Tree rules (SPEC section 4: refused edits change nothing)
@@ -396,6 +424,8 @@ struct TraitFlowModel {
             return .applied
         case .updateTraitsIfNeeded(let n):
             return n >= 0 && n < nodes.count ? .applied : .skipped
+        case .armLayout(let v, _):
+            return node(v, .view) == nil ? .skipped : .applied
         }
     }
 
@@ -403,6 +433,7 @@ struct TraitFlowModel {
 
     mutating func add(_ kind: ModelKind) -> ModelNode {
         let n = ModelNode(kind)
+        n.current = TraitFlowModel.prediction
         nodes.append(n)
         return n
     }
@@ -501,6 +532,8 @@ struct TraitFlowModel {
             nodes[n].registrations.append(traits)
         case .unregister(let n, let r):
             nodes[n].registrations.remove(at: r)
+        case .armLayout(let v, let x):
+            nodes[v].layoutHook = x
         case .update, .updateTraitsIfNeeded:
             break
         }
@@ -512,6 +545,21 @@ struct TraitFlowModel {
 /// A registration made on the engine, with the deliveries it received since
 /// the last check: the previous collection and the one the environment had at
 /// delivery time, both in the model's terms.
+/// A plain view whose `layoutSubviews` runs the model's layout hook and
+/// counts its layouts.
+final class ModelView: View {
+    var hook: (definition: TraitDefinition, value: TraitValue)?
+    var layouts = 0
+    override func layoutSubviews() throws {
+        layouts += 1
+        guard let hook else { return }
+        self.hook = nil
+        guard let target = subviews.first else { return }
+        try target.setTraitOverride(hook.definition, hook.value)
+        target.setNeedsLayout()
+    }
+}
+
 final class DeliveryLog {
     var token: TraitChangeRegistration?
     var calls: [(previous: ModelTraits.Collection?, current: ModelTraits.Collection?)] = []
@@ -526,6 +574,12 @@ final class ModelHarness {
     private var envs: [TraitEnvironment] = []
     private var ids: [ObjectIdentifier: Int] = [:]
     private var logs: [[DeliveryLog]] = []
+
+    init() {
+        // Trait prediction: new environments start with the main screen's traits.
+        world?.mainScreen.setTraits(ModelTraits.collection(TraitFlowModel.prediction))
+        try? world?.update()
+    }
 
     /// Runs one step; returns a description of the first difference, if any.
     func step(_ op: ModelOp) -> String? {
@@ -545,9 +599,24 @@ final class ModelHarness {
             model.apply(op)
             if let problem = adoptNewNodes() { return problem }
         }
+        var fired: [(view: Int, target: Int?)] = []
+        if case .update = op { fired = model.fireLayoutHooks() }
         if let problem = checkTree() { return problem }
         switch op {
         case .update:
+            // One traversal: a hooked view lays out once, and so does the
+            // subview it configured when that subview inherits from it (it is
+            // visited after its parent's layout, with the new override).
+            for (v, t) in fired {
+                let engine = (envs[v] as! ModelView).layouts
+                // (A view another hook configured from outside its trait
+                // subtree, visited before that hook ran, lays out again.)
+                let configured = fired.contains { $0.target == v }
+                if engine != 1 && !(configured && engine == 2) { return "node \(v) (view): layoutSubviews ran \(engine) time(s) in the update, expected once" }
+                if let t, model.traitParent(t) == v, let tv = envs[t] as? ModelView, tv.layouts != 1 {
+                    return "node \(t) (view): layoutSubviews ran \(tv.layouts) time(s) after its superview configured it, expected once"
+                }
+            }
             return checkCollections(model.collectionsAfterUpdate(), from: before)
         case .updateTraitsIfNeeded(let n):
             return checkCollections(model.collectionsAfterUpdating(along: n), from: before)
@@ -586,9 +655,11 @@ final class ModelHarness {
             adopt(w)
             if let s { w.setWindowScene(envs[s] as? WindowScene) }
         case .newViewController:
-            adopt(ViewController(world: world))
+            let vc = ViewController(world: world)
+            vc.makeView = { ModelView(world: $0.world) }
+            adopt(vc)
         case .newView:
-            adopt(View(world: world))
+            adopt(ModelView(world: world))
         case .addSubview(let c, let p):
             try view(p)!.addSubview(view(c)!)
         case .removeFromSuperview(let v):
@@ -627,9 +698,14 @@ final class ModelHarness {
             let log = logs[n].remove(at: r)
             if let token = log.token { env(n).unregisterForTraitChanges(token) }
         case .update:
+            for e in envs { (e as? ModelView)?.layouts = 0 }
             try world.update()
         case .updateTraitsIfNeeded(let n):
             try env(n).updateTraitsIfNeeded()
+        case .armLayout(let v, let x):
+            let view = envs[v] as! ModelView
+            view.hook = (defs[x.trait], values[x.trait][x.value])
+            view.setNeedsLayout()
         }
     }
 
@@ -874,8 +950,11 @@ enum ModelGenerator {
             let registered = all.filter { !model.nodes[$0].registrations.isEmpty }
             guard let n = pick(registered), let r = source.choose(model.nodes[n].registrations.count) else { return nil }
             return .unregister(n, registration: r)
-        case 88..<97:
+        case 88..<94:
             return .update
+        case 94..<97:
+            guard let v = pickLive(views), let s = setting() else { return nil }
+            return .armLayout(v, s)
         default:
             return pickLive(all).map { .updateTraitsIfNeeded($0) }
         }

@@ -35,8 +35,9 @@ final class UpdateCycleTests: XCTestCase {
         try s.world.update()
         try inner.updateTraitsIfNeeded()
         XCTAssertFalse(inner.isInWindowScene)
-        XCTAssertTrue(loose.traitCollection === TraitCollection.empty)
-        XCTAssertTrue(inner.traitCollection === TraitCollection.empty)
+        // Still the prediction it started with (the main screen's traits).
+        XCTAssertTrue(loose.traitCollection === s.world.mainScreen.traitCollection)
+        XCTAssertTrue(inner.traitCollection === s.world.mainScreen.traitCollection)
     }
 
     func testAWindowWithoutASceneNeverUpdates() throws {
@@ -45,7 +46,7 @@ final class UpdateCycleTests: XCTestCase {
         let vc = ViewController(world: s.world)
         try window.setRootViewController(vc)
         try s.world.update()
-        XCTAssertTrue(vc.traitCollection === TraitCollection.empty)
+        XCTAssertTrue(vc.traitCollection === s.world.mainScreen.traitCollection)
         window.setWindowScene(s.scene)
         try s.world.update()
         XCTAssertEqual(vc.viewIfLoaded!.traitCollection, phoneTraits)

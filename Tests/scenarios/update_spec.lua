@@ -19,13 +19,18 @@ describe("deferred updates", function()
   end)
 
   it("never update environments outside a window", function()
+    -- They keep their prediction (ui.Screen.main's traits): the override waits.
     local v = ui.View {}
     v.traitOverrides.userInterfaceStyle = "dark"
     ui.update()
-    assert.are.equal("unspecified", v.traitCollection.userInterfaceStyle)
+    assert.are.equal("light", v.traitCollection.userInterfaceStyle)
+    ui.Screen.main:setTraits { userInterfaceIdiom = "pad" }
+    ui.update()
     local vc = ui.ViewController {}
     ui.update()
-    assert.are.equal("unspecified", vc.traitCollection.userInterfaceIdiom)
+    assert.are.equal("pad", vc.traitCollection.userInterfaceIdiom)
+    ui.Screen.main:setTraits { userInterfaceIdiom = "phone" }
+    ui.update()
   end)
 
   it("apply screen changes at the next update", function()
@@ -74,6 +79,11 @@ describe("deferred updates", function()
 end)
 
 describe("lifecycle", function()
+  -- Apple, viewIsAppearing(_:): "the system calls this method after it adds the view
+  -- controller's view to the view hierarchy, and the superview lays out the view
+  -- controller's view. By the time the system calls this method, both the view
+  -- controller and its view have received updated trait collections"; viewWillAppear
+  -- comes before that (stale traits: here the prediction, a phone).
   it("calls viewWillAppear with stale traits and viewIsAppearing with fresh ones", function()
     local log = {}
     local root = ui.ViewController {
@@ -83,9 +93,11 @@ describe("lifecycle", function()
       viewDidLayoutSubviews = function() log[#log + 1] = "didLayout" end,
       viewDidAppear = function() log[#log + 1] = "didAppear" end,
     }
-    window_with_root(root)
+    local scene = ui.WindowScene { screen = ui.Screen { userInterfaceIdiom = "pad" } }
+    local window = ui.Window { windowScene = scene }
+    window.rootViewController = root
     ui.update()
-    assert.are.same({ "willAppear:unspecified", "isAppearing:phone", "willLayout", "didLayout", "didAppear" }, log)
+    assert.are.same({ "willAppear:phone", "isAppearing:pad", "willLayout", "didLayout", "didAppear" }, log)
   end)
 
   it("calls the disappearing pair when a view controller leaves the window", function()
@@ -308,5 +320,239 @@ describe("registrations", function()
     collectgarbage()
     collectgarbage()
     assert.are.same({ 1, 2, 3 }, root.view.subviews[1].payload)
+  end)
+end)
+
+-- The update cycle as UIKit runs it (SPEC sections 6 and 7). UIKit: "each view
+-- only updates its trait collection immediately before it performs layout"
+-- (WWDC23, Unleash the UIKit trait system).
+describe("one top-down traversal", function()
+  -- WWDC23, Unleash the UIKit trait system: traits update immediately before
+  -- layout, so "use traits during layout": an override a parent sets on a child
+  -- in layoutSubviews is seen by the child in the same update, once.
+  it("lets an override set in layoutSubviews reach the subview in the same update, laid out once", function()
+    local _, _, root = window_with_root()
+    local log = {}
+    local child = ui.View { layoutSubviews = function(self)
+      log[#log + 1] = "child layout:" .. self.traitCollection.userInterfaceStyle
+    end }
+    local parent = ui.View { layoutSubviews = function(self)
+      log[#log + 1] = "parent layout"
+      child.traitOverrides.userInterfaceStyle = "dark"
+      child:setNeedsLayout()
+    end }
+    parent:addSubview(child)
+    root.view:addSubview(parent)
+    ui.update()
+    assert.are.same({ "parent layout", "child layout:dark" }, log)
+    assert.are.equal("dark", child.traitCollection.userInterfaceStyle)
+  end)
+
+  -- Same source: the subview's traits update after its superview laid out, so its
+  -- handler runs after the superview's layoutSubviews (Apple forums 733301: "traits
+  -- are updated top-down through the hierarchy").
+  it("runs a subview's change handler after its superview's layoutSubviews", function()
+    local scene, _, root = window_with_root()
+    local log = {}
+    local parent = ui.View { layoutSubviews = function() log[#log + 1] = "parent layout" end }
+    local child = ui.View {}
+    child:registerForTraitChanges({ traits.UserInterfaceStyle }, function() log[#log + 1] = "child handler" end)
+    parent:addSubview(child)
+    root.view:addSubview(parent)
+    ui.update()
+    log = {}
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    parent:setNeedsLayout()
+    ui.update()
+    assert.are.same({ "parent layout", "child handler" }, log)
+  end)
+
+  -- Apple, layoutSubviews(): "You should not call this method directly. If you want
+  -- to force a layout update, call the setNeedsLayout() method"; a trait change
+  -- alone does not invalidate layout unless the trait was read there (automatic
+  -- trait tracking).
+  it("does not run layoutSubviews again for a trait change alone", function()
+    local scene, _, root = window_with_root()
+    local layouts = 0
+    local v = ui.View { layoutSubviews = function() layouts = layouts + 1 end }
+    root.view:addSubview(v)
+    ui.update()
+    layouts = 0
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal("dark", v.traitCollection.userInterfaceStyle)
+    assert.are.equal(0, layouts)
+    v:setNeedsLayout()
+    ui.update()
+    assert.are.equal(1, layouts)
+  end)
+
+  -- Apple, setNeedsDisplay() / draw(_:): drawing happens in the next drawing cycle,
+  -- after layout.
+  it("draws after layout", function()
+    local _, _, root = window_with_root()
+    local log = {}
+    local child = ui.View { draw = function() log[#log + 1] = "child draw" end,
+      layoutSubviews = function() log[#log + 1] = "child layout" end }
+    local parent = ui.View { draw = function() log[#log + 1] = "parent draw" end,
+      layoutSubviews = function() log[#log + 1] = "parent layout" end }
+    parent:addSubview(child)
+    root.view:addSubview(parent)
+    ui.update()
+    assert.are.same({ "parent layout", "child layout", "parent draw", "child draw" }, log)
+  end)
+end)
+
+describe("viewIsAppearing", function()
+  -- Apple, viewIsAppearing(_:): called "after it adds the view controller's view to
+  -- the view hierarchy, and the superview lays out the view controller's view. By
+  -- the time the system calls this method, both the view controller and its view
+  -- have received updated trait collections". viewWillAppear(_:) comes earlier.
+  it("runs after the superview laid out the controller's view, with fresh traits on both", function()
+    local _, _, root = window_with_root()
+    ui.update()
+    local log = {}
+    local child = ui.ViewController {
+      viewWillAppear = function(self) log[#log + 1] = "willAppear:" .. self.traitCollection.userInterfaceStyle end,
+      viewIsAppearing = function(self)
+        log[#log + 1] = "isAppearing:" .. self.traitCollection.userInterfaceStyle .. "/" .. self.view.traitCollection.userInterfaceStyle
+      end,
+      viewWillLayoutSubviews = function() log[#log + 1] = "willLayout" end,
+    }
+    local container = ui.View { layoutSubviews = function() log[#log + 1] = "container layout" end }
+    container.traitOverrides.userInterfaceStyle = "dark"
+    root.view:addSubview(container)
+    root:addChild(child)
+    container:addSubview(child.view)
+    ui.update()
+    -- (TraitLab calls viewWillAppear when the traversal reaches the controller,
+    -- just before its traits update: after its superview's layout here.)
+    assert.are.same({ "container layout", "willAppear:light", "isAppearing:dark/dark", "willLayout" }, log)
+  end)
+end)
+
+describe("updateTraitsIfNeeded and layoutIfNeeded", function()
+  -- Apple, UIView.updateTraitsIfNeeded(): "Forces an immediate trait update for this
+  -- view (and its view controller, if applicable) and any subviews, including any
+  -- view controllers or views in its subtree. Any trait change callbacks are sent
+  -- synchronously."
+  it("updateTraitsIfNeeded updates the node, what it inherits from and its whole subtree at once", function()
+    local scene, _, root = window_with_root()
+    local child = ui.ViewController {}
+    local deep = ui.View {}
+    local calls = 0
+    deep:registerForTraitChanges({ traits.UserInterfaceStyle }, function() calls = calls + 1 end)
+    root:addChild(child)
+    root.view:addSubview(child.view)
+    child.view:addSubview(deep)
+    ui.update()
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    root:updateTraitsIfNeeded()
+    assert.are.equal("dark", root.traitCollection.userInterfaceStyle)
+    assert.are.equal("dark", child.traitCollection.userInterfaceStyle)
+    assert.are.equal("dark", deep.traitCollection.userInterfaceStyle)
+    assert.are.equal(1, calls)
+    ui.update()
+    assert.are.equal(1, calls)
+  end)
+
+  -- Apple, layoutIfNeeded(): "Lays out the subviews immediately, if layout updates
+  -- are pending"; with traits updated immediately before layout (WWDC23), that
+  -- layout sees fresh traits.
+  it("layoutIfNeeded runs the traversal for the subtree at once, with fresh traits", function()
+    local scene, _, root = window_with_root()
+    local seen = {}
+    local child = ui.View { layoutSubviews = function(self) seen[#seen + 1] = self.traitCollection.userInterfaceStyle end }
+    local parent = ui.View {}
+    parent:addSubview(child)
+    root.view:addSubview(parent)
+    ui.update()
+    seen = {}
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    child:setNeedsLayout()
+    parent:layoutIfNeeded()
+    assert.are.same({ "dark" }, seen)
+    ui.update()
+    assert.are.same({ "dark" }, seen)
+  end)
+end)
+
+describe("trait prediction", function()
+  -- useyourloaf.com, "Predicting Size Classes in iOS 13" (and Apple's iOS 13 release
+  -- notes): UIKit predicts a view's initial traits, so traitCollectionDidChange is not
+  -- called when a view joins a hierarchy whose traits match.
+  it("starts with ui.Screen.main's traits, seen by viewDidLoad, and joining a match calls nothing", function()
+    local seen
+    local vc = ui.ViewController { viewDidLoad = function(self) seen = self.traitCollection.userInterfaceIdiom end }
+    local changes = 0
+    vc.traitCollectionDidChange = function() changes = changes + 1 end
+    local v = vc.view
+    assert.are.equal("phone", seen)
+    assert.are.equal(ui.Screen.main.traitCollection.displayScale, v.traitCollection.displayScale)
+    v:registerForTraitChanges({ traits.UserInterfaceIdiom, traits.UserInterfaceStyle }, function() changes = changes + 1 end)
+    window_with_root(vc)   -- a scene on ui.Screen.main: the prediction holds
+    ui.update()
+    assert.are.equal(0, changes)
+  end)
+end)
+
+describe("automatic tracking in a view controller", function()
+  -- Apple, Automatic trait tracking: supported in UIViewController's
+  -- viewWillLayoutSubviews(), viewDidLayoutSubviews() and updateProperties(); a view
+  -- controller's code reads traits through self.traitCollection or its view's.
+  it("covers reads of self.traitCollection and self.view.traitCollection", function()
+    local _, _, root = window_with_root()
+    local willLayouts, didLayouts = 0, 0
+    local vc = ui.ViewController {
+      viewWillLayoutSubviews = function(self)
+        willLayouts = willLayouts + 1
+        local _ = self.traitCollection.userInterfaceStyle
+      end,
+      viewDidLayoutSubviews = function(self)
+        didLayouts = didLayouts + 1
+        local _ = self.view.traitCollection.horizontalSizeClass
+      end,
+    }
+    root:addChild(vc)
+    root.view:addSubview(vc.view)
+    ui.update()
+    willLayouts, didLayouts = 0, 0
+    vc.view.traitOverrides.horizontalSizeClass = "regular"   -- read through self.view only
+    ui.update()
+    assert.are.equal(1, didLayouts)
+    vc.traitOverrides.userInterfaceStyle = "dark"            -- read through self
+    ui.update()
+    assert.are.equal(2, didLayouts)
+  end)
+
+  -- Same page: tracking records what the method reads during that call; it does
+  -- not depend on anything read before (a cached collection must not hide a read).
+  it("tracks a read even after an untracked read of the same collection", function()
+    local scene, _, root = window_with_root()
+    local layouts = 0
+    local v = ui.View { layoutSubviews = function(self)
+      layouts = layouts + 1
+      local _ = self.traitCollection.userInterfaceStyle
+    end }
+    root.view:addSubview(v)
+    local _ = v.traitCollection.userInterfaceStyle   -- untracked, outside any callback
+    ui.update()
+    local _ = v.traitCollection.userInterfaceStyle   -- untracked again, after the update
+    layouts = 0
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal(1, layouts)
+    local vc = ui.ViewController { viewWillLayoutSubviews = function(self) local _ = self.view.traitCollection.userInterfaceStyle end }
+    local _ = vc.view.traitCollection.userInterfaceStyle
+    local runs = 0
+    vc.viewDidLayoutSubviews = function() runs = runs + 1 end
+    root:addChild(vc)
+    root.view:addSubview(vc.view)
+    ui.update()
+    runs = 0
+    local _ = vc.view.traitCollection.userInterfaceStyle
+    scene.traitOverrides.userInterfaceStyle = "light"
+    ui.update()
+    assert.are.equal(1, runs)
   end)
 end)
