@@ -366,7 +366,7 @@ public final class TraitWorld {
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
         e.traitCollection = new
-        if e.isExposed { delegate?.environmentDidUpdateTraits(e) }
+        if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
         e.forEachTraitChild { $0.pending.insert(.traits) }
         e.pending.insert(.subtreeTraits)

@@ -41,6 +41,14 @@ enum EnvironmentProperty: String, CaseIterable {
     }
 }
 
+/// The Lua callbacks an environment object or class can define, with their
+/// bits in ``TraitEnvironment/hostCallbacks``.
+let callbackBits: [String: UInt16] = {
+    var bits: [String: UInt16] = ["traitCollectionDidChange": TraitEnvironment.hostTraitCollectionDidChange]
+    for e in LifecycleEvent.allCases { bits[e.rawValue] = e.hostBit }
+    return bits
+}()
+
 /// Keys under which an environment's field table keeps registration data.
 private let handlersKey = "__handlers"
 private let targetsKey = "__targets"
@@ -55,8 +63,20 @@ extension LuaHost {
             L.rawSet(-2, p.key)
         }
         refs.properties = L.ref()
+        // What __newindex sends to Swift: properties, and callbacks (whose bits
+        // an update reads instead of looking the name up).
+        L.newTable()
+        for (i, p) in EnvironmentProperty.allCases.enumerated() {
+            L.push(i + 1)
+            L.rawSet(-2, p.key)
+        }
+        for name in callbackBits.keys {
+            L.push(true)
+            L.rawSet(-2, name)
+        }
+        refs.setterKeys = L.ref()
 
-        L.registryGet(refs.properties)
+        L.registryGet(refs.setterKeys)
         tl_push_env_newindexer(L, LuaFunctions.id("environment.set", { c in try c.host.setProperty(c) }), -1)
         refs.envNewindex = L.ref()
         L.pop()
@@ -129,6 +149,7 @@ extension LuaHost {
         let mc = L.top
         if let parent { L.registryGet(parent); L.rawSet(mc, "__index") }
         L.pushFunction(LuaFunctions.id("class.call", { c in try c.host.construct(c) })); L.rawSet(mc, "__call")
+        L.pushFunction(LuaFunctions.id("class.newindex", { c in try c.host.setClassField(c) })); L.rawSet(mc, "__newindex")
         L.pushFunction(LuaFunctions.id("class.tostring", { c in
             c.L.registryGet(c.host.refs.classes)
             c.L.pushValue(1)
@@ -145,6 +166,19 @@ extension LuaHost {
         tl_push_env_indexer(L, LuaFunctions.id("environment.get", { c in try c.host.getProperty(c) }), c, -1)
         L.rawSet(im, "__index")
         L.pop()
+        // Callback bits: the parent's and the methods given here.
+        var bits: UInt16 = 0
+        if let parent {
+            L.registryGet(parent)
+            bits = lua_topointer(L, -1).flatMap { classCallbacks[$0] } ?? 0
+            L.pop()
+        }
+        if let luaMethods {
+            L.forEachPair(luaMethods) {
+                if lua_type(L, -1) == LUA_TFUNCTION, let k = L.string(-2), let bit = callbackBits[k] { bits |= bit }
+            }
+        }
+        if let p = lua_topointer(L, c) { classCallbacks[p] = bits }
         // classes[C] = { name, kind, meta }
         L.registryGet(refs.classes)
         L.pushValue(c)
@@ -155,6 +189,34 @@ extension LuaHost {
         lua_rawset(L, -3)
         L.pop(2)
         return L.ref()
+    }
+
+    /// `Class.name = value` for a name the class does not have yet. A callback
+    /// sets its bit on the class, its subclasses and their live objects.
+    private func setClassField(_ c: LuaCall) throws -> Int32 {
+        L.setTop(3)
+        guard lua_type(L, 1) == LUA_TTABLE else { throw c.typeError(1, "class") }
+        L.pushValue(2)
+        L.pushValue(3)
+        lua_rawset(L, 1)
+        guard lua_type(L, 3) == LUA_TFUNCTION, let name = L.string(2), let bit = callbackBits[name] else { return 0 }
+        // Which classes now find it (rare: classes are set up once, before most objects exist).
+        L.registryGet(refs.classes)
+        L.forEachPair(-1) {
+            let k = L.absIndex(-2)
+            if tl_rawlookup(L, k, name) == LUA_TFUNCTION, let p = lua_topointer(L, k) { classCallbacks[p, default: 0] |= bit }
+            L.pop()
+        }
+        L.pop()
+        L.registryGet(refs.objects)
+        L.forEachPair(-1) {
+            if let env = L.box(-1, as: TraitEnvironment.self), tl_rawlookup(L, -1, name) == LUA_TFUNCTION {
+                env.hostCallbacks |= bit
+            }
+            L.pop()
+        }
+        L.pop()
+        return 0
     }
 
     /// The class description of the class table at `i`: (name, kind), or nil.
@@ -245,6 +307,10 @@ extension LuaHost {
         L.pushValue(v)
         lua_rawset(L, -3)
         L.pop()
+        if lua_type(L, v) == LUA_TFUNCTION, let name = L.string(k), let bit = callbackBits[name],
+           let env = L.box(u, as: TraitEnvironment.self) {
+            env.hostCallbacks |= bit
+        }
     }
 
     // MARK: - Properties
@@ -269,6 +335,7 @@ extension LuaHost {
                 L.pushValue(-2)
                 L.rawSet(-2, "traitCollection")
                 L.pop()
+                env.hostCallbacks |= TraitEnvironment.hostCachesCollection
             }
         case .traitOverrides:
             if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
@@ -312,6 +379,10 @@ extension LuaHost {
     private func setProperty(_ c: LuaCall) throws -> Int32 {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
         let key = try c.string(2)
+        if EnvironmentProperty(rawValue: key) == nil, callbackBits[key] != nil {
+            try setUserField(1, key: 2, value: 3)
+            return 0
+        }
         try setProperty(env: env, object: 1, key: key, value: 3)
         return 0
     }

@@ -35,6 +35,10 @@ public final class LuaHost {
     var plugins = PluginRegistry()
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
+    /// Callback bits (``TraitEnvironment/hostCallbacks``) each class defines,
+    /// inherited ones included, by class table. Kept current by the classes'
+    /// __newindex, so an update never looks a callback up by name.
+    var classCallbacks: [UnsafeRawPointer: UInt16] = [:]
     /// Interrupts hung tests under `traitlab test` (see SpecRunner).
     public var testTimer: TestTimer?
 
@@ -55,6 +59,7 @@ public final class LuaHost {
         var tokenMeta: Int32 = LUA_NOREF
         var colorMeta: Int32 = LUA_NOREF
         var envNewindex: Int32 = LUA_NOREF
+        var setterKeys: Int32 = LUA_NOREF   // property and callback names: what __newindex sends to Swift
         var envToString: Int32 = LUA_NOREF
         var library: Int32 = LUA_NOREF      // { traits, ui, swiftui, plugins }
         var next: Int32 = LUA_NOREF         // the standard `next`, for __pairs
@@ -223,6 +228,7 @@ public final class LuaHost {
         L.push(env.className); L.rawSet(f, "__name")
         L.pushValue(classIndex); L.rawSet(f, "__metatable")
         L.pushValue(u); tl_rawsetp(L, f, tl_selfkey())
+        env.hostCallbacks = lua_topointer(L, classIndex).flatMap { classCallbacks[$0] } ?? 0
         // F's metatable: the class's instance meta (its indexer).
         L.registryGet(refs.classes)
         L.pushValue(classIndex)
@@ -381,13 +387,21 @@ extension LuaHost: TraitWorldDelegate {
         L.pop()
     }
 
+    /// Called only while the object caches a collection (``TraitEnvironment/hostCachesCollection``).
     public func environmentDidUpdateTraits(_ env: TraitEnvironment) {
-        push(env)
-        let u = L.top
-        pushFields(u)
-        L.pushNil()
-        L.rawSet(-2, "traitCollection")
-        L.setTop(u - 1)
+        dropCachedCollection(env)
+    }
+
+    /// Drops the `traitCollection` the object's field table caches.
+    func dropCachedCollection(_ env: TraitEnvironment) {
+        env.hostCallbacks &= ~TraitEnvironment.hostCachesCollection
+        let base = L.top
+        L.registryGet(refs.objects)
+        if tl_rawgetp(L, -1, Unmanaged.passUnretained(env).toOpaque()) != LUA_TNIL, lua_getmetatable(L, -1) != 0 {
+            L.pushNil()
+            L.rawSet(-2, "traitCollection")
+        }
+        L.setTop(base)
     }
 
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
@@ -401,16 +415,11 @@ extension LuaHost: TraitWorldDelegate {
     }
 
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
+        // Reads during tracked work must reach Swift, not the cached table.
+        if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        if event.isTracked {
-            // Reads during tracked work must reach Swift, not the cached table.
-            pushFields(u)
-            L.pushNil()
-            L.rawSet(-2, "traitCollection")
-            L.pop()
-        }
         guard tl_rawlookup(L, u, event.rawValue) == LUA_TFUNCTION else { return }
         L.pushValue(u)
         try call(1)
