@@ -52,6 +52,9 @@ public final class LuaHost {
         var classes: Int32 = LUA_NOREF      // class table -> { name, kind, meta }
         var properties: Int32 = LUA_NOREF   // environment property name -> id
         var collectionMeta: Int32 = LUA_NOREF
+        var trackingCollectionMeta: Int32 = LUA_NOREF  // shared by tracking objects: reads always reach Swift
+        var trackingCache: Int32 = LUA_NOREF    // collection pointer -> tracking object (weak values)
+        var boxGCMeta: Int32 = LUA_NOREF        // { __gc } shared by collection boxes
         var definitionMeta: Int32 = LUA_NOREF
         var enumMeta: Int32 = LUA_NOREF
         var mutableMeta: Int32 = LUA_NOREF
@@ -161,6 +164,9 @@ public final class LuaHost {
         refs.anchors = table(mode: nil)
         refs.collectionBoxes = table(mode: "k")
         refs.collectionCache = table(mode: "v")
+        refs.trackingCache = table(mode: "v")
+        L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc")
+        refs.boxGCMeta = L.ref()
         refs.definitions = table(mode: nil)
         refs.dynamicColorFunctions = table(mode: "v")
         refs.classes = table(mode: nil)
@@ -284,48 +290,60 @@ public final class LuaHost {
     /// Pushes the Lua object for a collection: an empty proxy P whose own
     /// metatable's __index is a cache table C. Values read once are stored in C,
     /// so the next read is two raw lookups; writes to P always reach __newindex.
-    /// Objects are cached per collection; a tracking object (automatic trait
-    /// tracking) is always fresh, so its reads always reach Swift once.
+    /// Objects are cached per collection. A tracking object (automatic trait
+    /// tracking) has no cache: its reads always reach Swift, where they are
+    /// recorded; it is one empty table with a shared metatable, also cached
+    /// per collection, so a layoutSubviews reading a trait allocates nothing.
     func push(_ tc: TraitCollection, tracking: Bool = false) {
         let key = Unmanaged.passUnretained(tc).toOpaque()
-        if !tracking {
-            L.registryGet(refs.collectionCache)
-            if tl_rawgetp(L, -1, key) != LUA_TNIL {
-                tl_remove(L, -2)
-                return
-            }
-            L.pop(2)
+        L.registryGet(tracking ? refs.trackingCache : refs.collectionCache)
+        if tl_rawgetp(L, -1, key) != LUA_TNIL {
+            tl_remove(L, -2)
+            return
         }
+        L.pop()
+        let objects = L.top
         L.newTable()
         let p = L.top
-        L.newTable()
-        let cache = L.top
-        L.registryGet(refs.collectionMeta)
-        let template = L.top
-        L.newTable(nrec: 8)
-        let mp = L.top
-        L.forEachPair(template) {
-            L.pushValue(-2)
-            L.pushValue(-2)
-            lua_rawset(L, mp)
+        if tracking {
+            L.registryGet(refs.trackingCollectionMeta)
+            lua_setmetatable(L, p)
+            L.registryGet(refs.collectionBoxes)
+            pushCollectionBox(tc)
+            L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
+        } else {
+            L.newTable()
+            let cache = L.top
+            L.registryGet(refs.collectionMeta)
+            let template = L.top
+            L.newTable(nrec: 8)
+            let mp = L.top
+            L.forEachPair(template) {
+                L.pushValue(-2)
+                L.pushValue(-2)
+                lua_rawset(L, mp)
+            }
+            L.pushValue(cache)
+            L.rawSet(mp, "__index")
+            lua_setmetatable(L, p)
+            lua_setmetatable(L, cache)
+            // Both the proxy and its cache map to the Swift collection.
+            L.registryGet(refs.collectionBoxes)
+            pushCollectionBox(tc)
+            L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
+            L.pushValue(cache); L.pushValue(-2); lua_rawset(L, -4)
         }
-        L.pushValue(cache)
-        L.rawSet(mp, "__index")
-        lua_setmetatable(L, p)
-        lua_setmetatable(L, cache)
-        // Both the proxy and its cache map to the Swift collection.
-        L.registryGet(refs.collectionBoxes)
-        L.pushBox(tc, kind: .collection)
-        L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc"); lua_setmetatable(L, -2)
-        L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
-        L.pushValue(cache); L.pushValue(-2); lua_rawset(L, -4)
         L.setTop(p)
-        if !tracking {
-            L.registryGet(refs.collectionCache)
-            L.pushValue(p)
-            tl_rawsetp(L, -2, key)
-            L.pop()
-        }
+        L.pushValue(p)
+        tl_rawsetp(L, objects, key)
+        tl_remove(L, objects)
+    }
+
+    /// The userdata that keeps a collection alive while its Lua objects live.
+    private func pushCollectionBox(_ tc: TraitCollection) {
+        L.pushBox(tc, kind: .collection)
+        L.registryGet(refs.boxGCMeta)
+        lua_setmetatable(L, -2)
     }
 
     /// The collection a Lua value stands for (its proxy or its cache table), if any.

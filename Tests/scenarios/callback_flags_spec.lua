@@ -129,4 +129,25 @@ describe("the cached traitCollection", function()
     flip(scene)
     assert.are.equal(2, layouts)
   end)
+
+  it("kept from layoutSubviews and read outside it, still records the reads of the next layout", function()
+    local kept
+    local layouts = 0
+    local Keeper = ui.View:subclass("KeeperView", {
+      layoutSubviews = function(self)
+        layouts = layouts + 1
+        kept = self.traitCollection
+        local _ = kept.userInterfaceStyle
+      end,
+    })
+    local v = Keeper {}
+    local scene = window_with(v)
+    assert.are.equal(scene.traitCollection.userInterfaceStyle, kept.userInterfaceStyle)   -- read outside tracking
+    v:setNeedsLayout()
+    ui.update()                       -- same collection: the same tracking object again
+    assert.are.equal(2, layouts)
+    flip(scene)
+    assert.are.equal(3, layouts)      -- the second layout's read was recorded
+    assert.are.equal(scene.traitCollection.userInterfaceStyle, kept.userInterfaceStyle)
+  end)
 end)
