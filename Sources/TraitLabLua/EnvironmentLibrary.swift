@@ -9,13 +9,20 @@ final class OverridesBox {
 }
 
 /// The token `registerForTraitChanges` returns.
+///
+/// It names its environment by identity only: a weak reference would give the
+/// environment a side table, and every retain and release of it in an update
+/// would take Swift's slow path (a quarter of a Lua-built tree's update with
+/// one registration per view). Comparing a dead environment's identifier is
+/// harmless: handler ids are unique per host, so dropping one from another
+/// environment's table drops nothing.
 final class RegistrationBox {
     let registration: TraitChangeRegistration
-    weak var env: TraitEnvironment?
+    let envID: ObjectIdentifier
     let id: Int
     init(_ r: TraitChangeRegistration, env: TraitEnvironment, id: Int) {
         registration = r
-        self.env = env
+        envID = ObjectIdentifier(env)
         self.id = id
     }
 }
@@ -439,7 +446,7 @@ extension LuaHost {
                 let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
                 let token = try c.object(2, RegistrationBox.self, "TraitChangeRegistration")
                 env.unregisterForTraitChanges(token.registration)
-                if token.env === env { c.host.dropHandler(env: 1, id: token.id) }
+                if token.envID == ObjectIdentifier(env) { c.host.dropHandler(env: 1, id: token.id) }
                 return 0
             }),
             ("updateTraitsIfNeeded", { c in
