@@ -339,8 +339,9 @@ extension LuaHost {
             push(env.traitCollection, tracking: tracking)
             if !tracking {
                 pushFields(1)
-                L.pushValue(-2)
-                L.rawSet(-2, "traitCollection")
+                L.registryGet(refs.keyTraitCollection)
+                L.pushValue(-3)
+                lua_rawset(L, -3)
                 L.pop()
                 env.hostCallbacks |= TraitEnvironment.hostCachesCollection
             }
@@ -650,7 +651,8 @@ extension LuaHost {
         let u = L.top
         pushFields(u)
         let f = L.top
-        guard L.rawGet(f, handlersKey) == LUA_TTABLE else { return false }
+        L.registryGet(refs.keyHandlers)
+        guard lua_rawget(L, f) == LUA_TTABLE else { return false }
         guard lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else { return false }
         if lua_type(L, -1) == LUA_TFUNCTION {
             L.pushValue(u)

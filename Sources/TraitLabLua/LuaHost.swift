@@ -22,14 +22,19 @@ public struct LuaHostOptions {
 public final class LuaHost {
     /// The thread Swift code works on: the main state, or during a call from
     /// Lua the coroutine that made it (stack indices are per thread).
-    public internal(set) var L: LuaStatePointer
+    /// Unchecked exclusivity: the host runs on one thread and never holds an
+    /// access across a call; the run-time checks were 6% of a Lua-built update.
+    @exclusivity(unchecked) public internal(set) var L: LuaStatePointer
     /// The state this host was created with (closed with it).
     public let mainState: LuaStatePointer
     public let world = TraitWorld()
     public let options: LuaHostOptions
     private let ownsState: Bool
     private(set) var isClosed = false
-    var refs = Refs()
+    @exclusivity(unchecked) var refs = Refs()
+    /// The collection whose object `refs.recentCollection` holds (a handler's
+    /// `previous` is the same for every view of an update).
+    @exclusivity(unchecked) var recentCollection: UnsafeMutableRawPointer?
     /// Trait enums defined by scripts, newest last (for inferring enum types from defaults).
     var definedEnums: [TraitEnum] = []
     var plugins = PluginRegistry()
@@ -38,7 +43,7 @@ public final class LuaHost {
     /// Callback bits (``TraitEnvironment/hostCallbacks``) each class defines,
     /// inherited ones included, by class table. Kept current by the classes'
     /// __newindex, so an update never looks a callback up by name.
-    var classCallbacks: [UnsafeRawPointer: UInt16] = [:]
+    @exclusivity(unchecked) var classCallbacks: [UnsafeRawPointer: UInt16] = [:]
     /// Interrupts hung tests under `traitlab test` (see SpecRunner).
     public var testTimer: TestTimer?
 
@@ -55,6 +60,10 @@ public final class LuaHost {
         var trackingCollectionMeta: Int32 = LUA_NOREF  // shared by tracking objects: reads always reach Swift
         var trackingCache: Int32 = LUA_NOREF    // collection pointer -> tracking object (weak values)
         var boxGCMeta: Int32 = LUA_NOREF        // { __gc } shared by collection boxes
+        var recentCollection: Int32 = LUA_NOREF // the object of the collection pushed last (a strong slot)
+        // Interned keys for the update-time paths (no Swift string conversion).
+        var keyHandlers: Int32 = LUA_NOREF      // "__handlers"
+        var keyTraitCollection: Int32 = LUA_NOREF  // "traitCollection"
         var definitionMeta: Int32 = LUA_NOREF
         var enumMeta: Int32 = LUA_NOREF
         var mutableMeta: Int32 = LUA_NOREF
@@ -167,6 +176,12 @@ public final class LuaHost {
         refs.trackingCache = table(mode: "v")
         L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc")
         refs.boxGCMeta = L.ref()
+        L.push(true)
+        refs.recentCollection = L.ref()
+        L.push("__handlers")
+        refs.keyHandlers = L.ref()
+        L.push("traitCollection")
+        refs.keyTraitCollection = L.ref()
         refs.definitions = table(mode: nil)
         refs.dynamicColorFunctions = table(mode: "v")
         refs.classes = table(mode: nil)
@@ -296,6 +311,19 @@ public final class LuaHost {
     /// per collection, so a layoutSubviews reading a trait allocates nothing.
     func push(_ tc: TraitCollection, tracking: Bool = false) {
         let key = Unmanaged.passUnretained(tc).toOpaque()
+        if !tracking {
+            // The slot keeps the object (and so the collection) alive: the key cannot be reused meanwhile.
+            if key == recentCollection { L.registryGet(refs.recentCollection); return }
+            pushObject(tc, key: key, tracking: false)
+            L.pushValue(-1)
+            lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
+            recentCollection = key
+            return
+        }
+        pushObject(tc, key: key, tracking: true)
+    }
+
+    private func pushObject(_ tc: TraitCollection, key: UnsafeMutableRawPointer, tracking: Bool) {
         L.registryGet(tracking ? refs.trackingCache : refs.collectionCache)
         if tl_rawgetp(L, -1, key) != LUA_TNIL {
             tl_remove(L, -2)
@@ -416,8 +444,9 @@ extension LuaHost: TraitWorldDelegate {
         let base = L.top
         L.registryGet(refs.objects)
         if tl_rawgetp(L, -1, Unmanaged.passUnretained(env).toOpaque()) != LUA_TNIL, lua_getmetatable(L, -1) != 0 {
+            L.registryGet(refs.keyTraitCollection)
             L.pushNil()
-            L.rawSet(-2, "traitCollection")
+            lua_rawset(L, -3)
         }
         L.setTop(base)
     }
