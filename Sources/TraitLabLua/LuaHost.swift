@@ -63,6 +63,8 @@ public final class LuaHost {
         var recentCollection: Int32 = LUA_NOREF // the object of the collection pushed last (a strong slot)
         // Interned keys for the update-time paths (no Swift string conversion).
         var keyHandlers: Int32 = LUA_NOREF      // "__handlers"
+        var definitionsByProperty: Int32 = LUA_NOREF  // property name -> definition userdata
+        var callbackKeys: [Int32] = []          // callback names by bit position (hostCallbacks)
         var keyTraitCollection: Int32 = LUA_NOREF  // "traitCollection"
         var definitionMeta: Int32 = LUA_NOREF
         var enumMeta: Int32 = LUA_NOREF
@@ -182,6 +184,11 @@ public final class LuaHost {
         refs.keyHandlers = L.ref()
         L.push("traitCollection")
         refs.keyTraitCollection = L.ref()
+        refs.definitionsByProperty = table(mode: nil)
+        refs.callbackKeys = (0..<16).map { bit in
+            L.push(callbackBits.first { $0.value == 1 << bit }?.key ?? "")
+            return L.ref()
+        }
         refs.definitions = table(mode: nil)
         refs.dynamicColorFunctions = table(mode: "v")
         refs.classes = table(mode: nil)
@@ -427,6 +434,15 @@ enum EnvironmentKind: String {
 // MARK: - The world's delegate
 
 extension LuaHost: TraitWorldDelegate {
+    /// Pushes the callback for `bit` of the object at `u` (its own field or
+    /// its class's), with an interned key; true when it is a function.
+    private func lookUpCallback(_ u: Int32, _ bit: UInt16) -> Bool {
+        L.registryGet(refs.callbackKeys[bit.trailingZeroBitCount])
+        let t = tl_rawlookup_at(L, u, -1)
+        tl_remove(L, -2)
+        return t == LUA_TFUNCTION
+    }
+
     public func environment(_ env: TraitEnvironment, owner: TraitEnvironment?, holds: Bool) {
         push(env)
         hold(-1, by: owner, holds)
@@ -455,7 +471,7 @@ extension LuaHost: TraitWorldDelegate {
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        guard tl_rawlookup(L, u, "traitCollectionDidChange") == LUA_TFUNCTION else { return }
+        guard lookUpCallback(u, TraitEnvironment.hostTraitCollectionDidChange) else { return }
         L.pushValue(u)
         push(previous)
         try call(2)
@@ -467,7 +483,7 @@ extension LuaHost: TraitWorldDelegate {
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        guard tl_rawlookup(L, u, event.rawValue) == LUA_TFUNCTION else { return }
+        guard lookUpCallback(u, event.hostBit) else { return }
         L.pushValue(u)
         try call(1)
     }

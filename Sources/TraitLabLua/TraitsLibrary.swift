@@ -76,9 +76,26 @@ extension LuaHost {
 
     /// The definition named by the key at `i`: a definition object or a property name.
     func definition(forKey i: Int32) throws -> TraitDefinition {
+        let i = L.absIndex(i)
+        if lua_type(L, i) == LUA_TSTRING {
+            // Property names seen before: one raw lookup with the Lua string
+            // itself, no Swift string and no hashing on the Swift side.
+            L.registryGet(refs.definitionsByProperty)
+            L.pushValue(i)
+            lua_rawget(L, -2)
+            if let d = L.box(-1, as: TraitDefinition.self) { L.pop(2); return d }
+            L.pop(2)
+        }
         if let d = L.box(i, as: TraitDefinition.self) { return d }
         if let p = L.string(i) {
-            if let d = world.registry.definition(forProperty: p) { return d }
+            if let d = world.registry.definition(forProperty: p) {
+                L.registryGet(refs.definitionsByProperty)
+                L.pushValue(i)
+                push(d)
+                lua_rawset(L, -3)
+                L.pop()
+                return d
+            }
             throw LuaError.message("unknown trait property '\(p)'\(suggestion(for: p))")
         }
         throw LuaError.message("expected a trait definition or property name, got \(L.typeName(i))")
