@@ -50,11 +50,17 @@ enum EnvironmentProperty: String, CaseIterable {
 
 /// The Lua callbacks an environment object or class can define, with their
 /// bits in ``TraitEnvironment/hostCallbacks``.
-let callbackBits: [String: UInt16] = {
-    var bits: [String: UInt16] = ["traitCollectionDidChange": TraitEnvironment.hostTraitCollectionDidChange]
-    for e in LifecycleEvent.allCases { bits[e.rawValue] = e.hostBit }
-    return bits
-}()
+/// (No dictionary: a new generic specialization costs start-up time.)
+func callbackBit(_ name: String) -> UInt16? {
+    if name == "traitCollectionDidChange" { return TraitEnvironment.hostTraitCollectionDidChange }
+    return LifecycleEvent(rawValue: name)?.hostBit
+}
+
+/// The callback names, by bit position ("" for unused bits).
+let callbackNames: [String] = (0..<16).map { bit in
+    if 1 << bit == TraitEnvironment.hostTraitCollectionDidChange { return "traitCollectionDidChange" }
+    return LifecycleEvent.allCases.first { $0.hostBit == 1 << bit }?.rawValue ?? ""
+}
 
 /// Keys under which an environment's field table keeps registration data.
 private let handlersKey = "__handlers"
@@ -77,7 +83,7 @@ extension LuaHost {
             L.push(i + 1)
             L.rawSet(-2, p.key)
         }
-        for name in callbackBits.keys {
+        for name in callbackNames where !name.isEmpty {
             L.push(true)
             L.rawSet(-2, name)
         }
@@ -177,21 +183,21 @@ extension LuaHost {
         var bits: UInt16 = 0
         if let parent {
             L.registryGet(parent)
-            bits = lua_topointer(L, -1).flatMap { classCallbacks[$0] } ?? 0
+            bits = classCallbacks(at: -1)
             L.pop()
         }
         if let luaMethods {
             L.forEachPair(luaMethods) {
-                if lua_type(L, -1) == LUA_TFUNCTION, let k = L.string(-2), let bit = callbackBits[k] { bits |= bit }
+                if lua_type(L, -1) == LUA_TFUNCTION, let k = L.string(-2), let bit = callbackBit(k) { bits |= bit }
             }
         }
-        if let p = lua_topointer(L, c) { classCallbacks[p] = bits }
         // classes[C] = { name, kind, meta }
         L.registryGet(refs.classes)
         L.pushValue(c)
         L.newTable()
         L.push(name); L.rawSet(-2, "name")
         if let kind { L.push(kind.rawValue); L.rawSet(-2, "kind") }
+        L.push(Int(bits)); L.rawSet(-2, "callbacks")
         L.pushValue(im); L.rawSet(-2, "meta")
         lua_rawset(L, -3)
         L.pop(2)
@@ -206,12 +212,18 @@ extension LuaHost {
         L.pushValue(2)
         L.pushValue(3)
         lua_rawset(L, 1)
-        guard lua_type(L, 3) == LUA_TFUNCTION, let name = L.string(2), let bit = callbackBits[name] else { return 0 }
+        guard lua_type(L, 3) == LUA_TFUNCTION, let name = L.string(2), let bit = callbackBit(name) else { return 0 }
         // Which classes now find it (rare: classes are set up once, before most objects exist).
         L.registryGet(refs.classes)
         L.forEachPair(-1) {
             let k = L.absIndex(-2)
-            if tl_rawlookup(L, k, name) == LUA_TFUNCTION, let p = lua_topointer(L, k) { classCallbacks[p, default: 0] |= bit }
+            if tl_rawlookup(L, k, name) == LUA_TFUNCTION, lua_type(L, k + 1) == LUA_TTABLE {
+                _ = L.rawGet(k + 1, "callbacks")
+                let old = L.integer(-1) ?? 0
+                L.pop()
+                L.push(old | Int(bit))
+                L.rawSet(k + 1, "callbacks")
+            }
             L.pop()
         }
         L.pop()
@@ -224,6 +236,19 @@ extension LuaHost {
         }
         L.pop()
         return 0
+    }
+
+    /// The callback bits of the class table at `i` (inherited ones included).
+    func classCallbacks(at i: Int32) -> UInt16 {
+        let t = L.absIndex(i)
+        L.registryGet(refs.classes)
+        L.pushValue(t)
+        defer { L.pop(2) }
+        guard lua_rawget(L, -2) == LUA_TTABLE else { return 0 }
+        _ = L.rawGet(-1, "callbacks")
+        let bits = UInt16(truncatingIfNeeded: L.integer(-1) ?? 0)
+        L.pop()
+        return bits
     }
 
     /// The class description of the class table at `i`: (name, kind), or nil.
@@ -314,7 +339,7 @@ extension LuaHost {
         L.pushValue(v)
         lua_rawset(L, -3)
         L.pop()
-        if lua_type(L, v) == LUA_TFUNCTION, let name = L.string(k), let bit = callbackBits[name],
+        if lua_type(L, v) == LUA_TFUNCTION, let name = L.string(k), let bit = callbackBit(name),
            let env = L.box(u, as: TraitEnvironment.self) {
             env.hostCallbacks |= bit
         }
@@ -387,7 +412,7 @@ extension LuaHost {
     private func setProperty(_ c: LuaCall) throws -> Int32 {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
         let key = try c.string(2)
-        if EnvironmentProperty(rawValue: key) == nil, callbackBits[key] != nil {
+        if EnvironmentProperty(rawValue: key) == nil, callbackBit(key) != nil {
             try setUserField(1, key: 2, value: 3)
             return 0
         }

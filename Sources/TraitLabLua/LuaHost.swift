@@ -40,10 +40,6 @@ public final class LuaHost {
     var plugins = PluginRegistry()
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
-    /// Callback bits (``TraitEnvironment/hostCallbacks``) each class defines,
-    /// inherited ones included, by class table. Kept current by the classes'
-    /// __newindex, so an update never looks a callback up by name.
-    @exclusivity(unchecked) var classCallbacks: [UnsafeRawPointer: UInt16] = [:]
     /// Interrupts hung tests under `traitlab test` (see SpecRunner).
     public var testTimer: TestTimer?
 
@@ -186,7 +182,7 @@ public final class LuaHost {
         refs.keyTraitCollection = L.ref()
         refs.definitionsByProperty = table(mode: nil)
         refs.callbackKeys = (0..<16).map { bit in
-            L.push(callbackBits.first { $0.value == 1 << bit }?.key ?? "")
+            L.push(callbackNames[bit])
             return L.ref()
         }
         refs.definitions = table(mode: nil)
@@ -256,7 +252,9 @@ public final class LuaHost {
         L.push(env.className); L.rawSet(f, "__name")
         L.pushValue(classIndex); L.rawSet(f, "__metatable")
         L.pushValue(u); tl_rawsetp(L, f, tl_selfkey())
-        env.hostCallbacks = lua_topointer(L, classIndex).flatMap { classCallbacks[$0] } ?? 0
+        // Callback bits (inherited ones included) live in the class's description,
+        // kept current by the classes' __newindex: an update never looks a callback up by name.
+        env.hostCallbacks = classCallbacks(at: classIndex)
         // F's metatable: the class's instance meta (its indexer).
         L.registryGet(refs.classes)
         L.pushValue(classIndex)
