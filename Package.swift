@@ -31,7 +31,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "traitlab",
-            dependencies: ["TraitLabLua", "CLuaShim", "CEditLine"],
+            dependencies: ["TraitLabLua", "CLuaShim", "CEditLine", "TraitLabSwiftExport"],
             linkerSettings: [
                 .linkedLibrary("lua5.4"), .linkedLibrary("edit"),
                 // Linking the Swift runtime in halves start-up (no loading and
@@ -39,6 +39,8 @@ let package = Package(
                 .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
             ]
         ),
+        // `traitlab swift export`: Swift source from run-time definitions.
+        .target(name: "TraitLabSwiftExport", dependencies: ["TraitEngine"]),
         .systemLibrary(
             name: "CEditLine",
             providers: [.apt(["libedit-dev"])]
@@ -62,6 +64,7 @@ let package = Package(
             name: "TraitEngineTests",
             dependencies: ["TraitEngine"]
         ),
+        .testTarget(name: "TraitLabSwiftExportTests", dependencies: ["TraitLabSwiftExport"]),
         .testTarget(
             name: "TraitLabLuaTests",
             dependencies: ["TraitLabLua", "CLua", "CLuaShim"],

@@ -23,5 +23,6 @@ for _, mode in ipairs { "ios17", "legacy" } do
   print(string.format("%-6s  parent=%-8s container=%-8s child=%-8s child.view=%s", mode,
     parent.traitCollection.horizontalSizeClass, container.traitCollection.horizontalSizeClass,
     child.traitCollection.horizontalSizeClass, child.view.traitCollection.horizontalSizeClass))
+  io.write(ui.dump(window))   -- the tree the traits flow down in this mode
 end
 print("in ios17 the child inherits from its view's superview (the container); in legacy from its parent")

@@ -48,5 +48,12 @@ card.traitOverrides.myAppTheme = "monochrome"
 ui.update()
 print("handler calls: " .. calls)
 
-step("6. The hierarchy with overrides and non-default traits")
+step("6. The hierarchy: each node's overrides, and (was ...) where the last update changed a value")
 io.write(ui.dump(scene))
+
+-- `traitlab examples/tour.lua docs/tour.svg` draws the same hierarchy with
+-- Graphviz, colouring how the theme's values flow (the README's picture).
+if arg and arg[1] then
+  step("7. The hierarchy as a picture")
+  print("wrote " .. ui.picture(scene, arg[1], { trait = ThemeTrait }))
+end

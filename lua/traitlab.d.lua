@@ -567,16 +567,38 @@ function ui.update() end
 ---@nodiscard
 function ui.stats() end
 
----The subtree below `node` with each node's overrides and non-default traits.
+---The subtree below `node`. "tree" (the default): each node with its overrides,
+---the root with its non-default traits, values the last update changed marked
+---`(was ...)`. "full": every node's non-default traits. "json": one object per
+---node (`class`, `name`, `overrides`, `traits`, `changed`, `children`). "dot":
+---the Graphviz graph `ui.picture` draws. Text fits `width` columns (default:
+---`COLUMNS`, else the terminal's width, else 100).
 ---@param node TraitEnvironment
----@param format? "tree"|"json"|"dot" Default "tree"; "dot" is Graphviz.
+---@param format? "tree"|"full"|"json"|"dot"
+---@param width? integer
 ---@return string
 ---@nodiscard
-function ui.dump(node, format) end
+function ui.dump(node, format, width) end
+
+---Options of `ui.picture`.
+---@class ui.PictureOptions
+---@field trait? TraitDefinition|string Colour how this trait's values flow.
+---@field why? TraitEnvironment With `trait`: draw in red the path its value took to this node (`:why` as a picture).
+---@field timeout? number Seconds `dot` may take (default 20); it is stopped after that.
+
+---Draws the subtree below `node` with Graphviz's `dot` into `path` (SVG or PNG,
+---by the extension) and returns the path. Not available under `--sandbox`.
+---@param node TraitEnvironment
+---@param path string
+---@param options? ui.PictureOptions
+---@return string path
+function ui.picture(node, path, options) end
 
 ---`true` prints each engine event to standard error, a function receives each event,
----`false` or nil stops.
----@param handler boolean|fun(event: ui.TraceEvent)|nil
+---a string writes them to that file as JSON lines (one object per event: `seq`,
+---`kind`, and by kind `pass`, `environment`, `traits`, `values`, `callback`,
+---`trait`, `value`), `false` or nil stops.
+---@param handler boolean|string|fun(event: ui.TraceEvent)|nil
 function ui.trace(handler) end
 
 -- ---------------------------------------------------------------------------

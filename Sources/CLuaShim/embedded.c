@@ -4,12 +4,12 @@
 
 #pragma clang diagnostic ignored "-Wc23-extensions"
 
-static const char testing_lua[] = {
-#embed "lua/testing.lua"
+static const char busted_lua[] = {
+#embed "lua/busted.lua"
     , 0};
 
 static const struct { const char *name; const char *source; size_t size; } tl_sources[] = {
-    {"testing", testing_lua, sizeof testing_lua - 1},
+    {"busted", busted_lua, sizeof busted_lua - 1},
 };
 
 const char *tl_embedded_source(const char *name, size_t *len) {

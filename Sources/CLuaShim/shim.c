@@ -102,7 +102,7 @@ static void tl_warn(void *ud, const char *msg, int tocont) {
         return;
     }
     if (enabled) {
-        if (!continuing) fputs("traitlab warning: ", stderr);
+        if (!continuing) fputs("Lua warning: ", stderr);
         fputs(msg, stderr);
         if (!tocont) fputc('\n', stderr);
     }
@@ -226,6 +226,11 @@ void *tl_tobox(lua_State *L, int idx, int *kind) {
     return b->payload;
 }
 
+int tl_isdeadbox(lua_State *L, int idx) {
+    tl_box *b = tl_checkedbox(L, idx);
+    return b && !b->payload;
+}
+
 void tl_setbox(lua_State *L, int idx, void *payload) {
     tl_box *b = tl_checkedbox(L, idx);
     if (b) b->payload = payload;
@@ -298,25 +303,65 @@ void tl_set_timeout_message(const char *msg) {
     tl_timeout_message = msg;
 }
 
+static void tl_restore_hook(lua_State *L);
+
 static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     tl_host *h = tl_gethost(L);
     int reason = h ? h->interrupt : 0;
-    if (reason == 0) { lua_sethook(L, NULL, 0, 0); return; }
+    if (reason == 0) { tl_restore_hook(L); return; }
+    // Under `traitlab test` busted's own code is never interrupted (it must
+    // go on to report the test): only Lua functions from other sources raise.
+    if (tl_spec_trusted_code(L, ar)) return;
+    if (reason == 2) {
+        // Ctrl-C, as lua.c's lstop: one error, which a pcall may catch.
+        h->interrupt = 0;
+        tl_restore_hook(L);
+        luaL_error(L, "interrupted!");
+    }
     // Stays armed: a pcall in the script cannot swallow it for good.
-    luaL_error(L, "%s", reason == 1 ? tl_timeout_message : "interrupted!");
+    luaL_error(L, "%s", reason == 1 ? tl_timeout_message : reason == 3 ? tl_spec_stop_message() : "interrupted!");
 }
 
 void tl_interrupt(lua_State *L, int reason) {
+    tl_host *h = tl_gethost(L);
+    if (h) {
+        h->interrupt = reason;
+        // A hook the program set (luacov's, say) comes back once the
+        // interrupt is cleared, as lua.c's laction leaves it.
+        lua_Hook current = lua_gethook(L);
+        if (current != tl_interrupt_hook) {
+            h->saved_hook_thread = current ? L : NULL;
+            h->saved_hook = current;
+            h->saved_hook_mask = lua_gethookmask(L);
+            h->saved_hook_count = lua_gethookcount(L);
+        }
+    }
+    lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+// tl_interrupt for a coroutine: its own hook is not saved (one saved hook,
+// the main thread's, per state); it has none once the interrupt is cleared.
+void tl_interrupt_coroutine(lua_State *L, int reason) {
     tl_host *h = tl_gethost(L);
     if (h) h->interrupt = reason;
     lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
+// Puts back the hook tl_interrupt replaced on this thread, or none.
+static void tl_restore_hook(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (lua_gethook(L) != tl_interrupt_hook) return;
+    if (h && h->saved_hook_thread == L && h->saved_hook) {
+        lua_sethook(L, h->saved_hook, h->saved_hook_mask, h->saved_hook_count);
+    } else {
+        lua_sethook(L, NULL, 0, 0);
+    }
+}
+
 void tl_clear_interrupt(lua_State *L) {
     tl_host *h = tl_gethost(L);
     if (h) h->interrupt = 0;
-    lua_sethook(L, NULL, 0, 0);
+    tl_restore_hook(L);
 }
 
 // ---------------------------------------------------------------------------
@@ -354,6 +399,7 @@ static void tl_deadline_expired(int sig) {
     tl_deadline_fired = 1;
     lua_State *L = tl_deadline_target;
     if (L) tl_interrupt(L, 1);
+    tl_spec_interrupt_running(1);
     if (tl_deadline_grace > 0) tl_deadline_set(tl_deadline_grace);
     errno = saved;
 }

@@ -86,7 +86,8 @@ public final class WindowScene: TraitEnvironment {
             w.windowScene = nil
         }
         screen.detach(self)
-        Graveyard.bury(windows)
+        Graveyard.take(&windows)
+        Graveyard.drain()
     }
 
     /// Disconnects the scene (the app releases it); its windows stop updating.
@@ -146,7 +147,8 @@ open class View: TraitEnvironment {
         for s in subviews {
             s.superview = nil
         }
-        Graveyard.bury(subviews)
+        Graveyard.take(&subviews)
+        Graveyard.drain()
     }
 
     override public var traitParent: TraitEnvironment? {
@@ -355,10 +357,9 @@ public final class Window: View {
     }
 
     deinit {
-        if let root = rootViewController {
-            root.windowAsRoot = nil
-            Graveyard.bury([root])
-        }
+        rootViewController?.windowAsRoot = nil
+        Graveyard.take(&rootViewController)
+        Graveyard.drain()
     }
 
     override public var traitParent: TraitEnvironment? { windowScene }
@@ -448,16 +449,14 @@ open class ViewController: TraitEnvironment {
     }
 
     deinit {
-        var held: [TraitEnvironment] = children
-        if let v = viewIfLoaded {
-            v.owningViewController = nil
-            held.append(v)
-        }
+        viewIfLoaded?.owningViewController = nil
         for c in children {
             c.parent = nil
         }
-        if let pc = presentingController { held.append(pc) }
-        Graveyard.bury(held)
+        Graveyard.take(&children)
+        Graveyard.take(&viewIfLoaded)
+        Graveyard.take(&presentingController)
+        Graveyard.drain()
     }
 
     public var presentedViewController: ViewController? { presentingController?.presentedViewController }
@@ -624,11 +623,13 @@ open class ViewController: TraitEnvironment {
 public final class PresentationController: TraitEnvironment {
     /// Weak: a script may keep the presentation controller after its presenter is gone.
     @exclusivity(unchecked) public private(set) weak var presentingViewController: ViewController?
-    public let presentedViewController: ViewController
+    /// Nil only once this controller is being freed.
+    private var presented: ViewController?
+    public var presentedViewController: ViewController { presented.unsafelyUnwrapped }
 
     init(world: TraitWorld, presenting: ViewController, presented: ViewController) {
         self.presentingViewController = presenting
-        self.presentedViewController = presented
+        self.presented = presented
         super.init(world: world, className: "PresentationController", kind: .presentationController)
         presented.linked(to: self)
     }
@@ -637,7 +638,8 @@ public final class PresentationController: TraitEnvironment {
         if presentedViewController.presentationController === self {
             presentedViewController.presentationController = nil
         }
-        Graveyard.bury([presentedViewController])
+        Graveyard.take(&presented)
+        Graveyard.drain()
     }
 
     override public var traitParent: TraitEnvironment? {

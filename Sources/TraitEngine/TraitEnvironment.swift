@@ -100,6 +100,11 @@ open class TraitEnvironment: CustomStringConvertible {
     @exclusivity(unchecked) private var trackedBox: TrackedTraitsBox?
     /// SwiftUI content hosted here, updated right after this environment's traits.
     @exclusivity(unchecked) var hostedContent: HostedContent?
+    /// The collection before the update numbered ``changedInUpdate`` first changed
+    /// it (kept for dumps and pictures: "changed in the last update"); nil when
+    /// that update gave the environment its first collection.
+    @exclusivity(unchecked) var previousCollection: TraitCollection?
+    @exclusivity(unchecked) var changedInUpdate = 0
 
     public let world: TraitWorld
     /// A user-visible name for dumps and messages.
@@ -368,6 +373,27 @@ open class TraitEnvironment: CustomStringConvertible {
         try body()
     }
 
+    // MARK: Recent changes
+
+    /// The collection as it was before the world's most recent trait update
+    /// (``TraitWorld/updateNumber``), when that update changed this
+    /// environment's collection; nil when it did not, when it gave the
+    /// environment its first collection, or when the world does not record
+    /// changes (``TraitWorld/recordsRecentChanges``).
+    public var traitCollectionBeforeLastUpdate: TraitCollection? {
+        changedInUpdate == world.updateNumber && changedInUpdate != 0 ? previousCollection : nil
+    }
+
+    /// The traits whose value the world's most recent trait update changed
+    /// here (net: a value changed and changed back is not listed), sorted by id.
+    public var traitsChangedInLastUpdate: [TraitDefinition] {
+        traitCollectionBeforeLastUpdate.map { traitCollection.changedTraits(from: $0) } ?? []
+    }
+
+    /// Whether a trait update is pending here (overrides set or structure
+    /// changed since the last update reached this environment).
+    public var needsTraitUpdate: Bool { pending.contains(.traits) }
+
     // MARK: Description
 
     /// `View "card"` or `ViewController` when unnamed.
@@ -377,21 +403,34 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 }
 
-/// Releases environments one at a time. An owner's deinit hands what it held
-/// here instead of letting Swift release it in place, so freeing a deep
-/// subtree runs each deinit in turn from one loop rather than nested a
-/// thousand levels deep on the thread's stack.
+/// Releases environments one at a time. An owner's deinit moves what it held
+/// here (its stored references are emptied first, so that the graveyard holds
+/// the last reference) instead of letting Swift release it in place, so
+/// freeing a deep subtree runs each deinit in turn from one loop rather than
+/// nested thousands of levels deep on the thread's stack.
 enum Graveyard {
     nonisolated(unsafe) private static var pending: [TraitEnvironment] = []
     nonisolated(unsafe) private static var draining = false
 
-    static func bury<S: Sequence>(_ envs: S) where S.Element: TraitEnvironment {
-        for e in envs { pending.append(e) }
+    /// Moves the environments out of `held` (which is left empty).
+    static func take<T: TraitEnvironment>(_ held: inout [T]) {
+        for e in held { pending.append(e) }
+        held = []
+    }
+
+    /// Moves the environment out of `held` (which is left nil).
+    static func take<T: TraitEnvironment>(_ held: inout T?) {
+        if let e = held { pending.append(e) }
+        held = nil
+    }
+
+    /// Releases what was taken, unless an outer call is already doing so.
+    static func drain() {
         guard !draining else { return }
         draining = true
         defer { draining = false }
         while !pending.isEmpty {
-            // Released at the end of this statement; its deinit may bury more.
+            // Released at the end of this statement; its deinit may take more.
             _ = pending.removeLast()
         }
     }

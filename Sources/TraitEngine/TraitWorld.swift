@@ -72,6 +72,16 @@ public final class TraitWorld {
     /// The environment whose tracked callback is running, if any.
     @exclusivity(unchecked) public internal(set) var trackingEnvironment: TraitEnvironment?
     @exclusivity(unchecked) private var diffCache = DiffCache()
+    /// Counts trait updates: each ``update()`` that has work, and each
+    /// `updateTraitsIfNeeded` outside one. Environments remember the number of
+    /// the update that last changed them.
+    public private(set) var updateNumber = 0
+    /// Whether environments keep their collection from before the last update
+    /// that changed them (``TraitEnvironment/traitsChangedInLastUpdate``, the
+    /// "(was ...)" of dumps). Off by default: it costs about 140 instructions
+    /// per changed environment, 18% of propagation (docs/performance.md). The
+    /// Lua host turns it on.
+    @exclusivity(unchecked) public var recordsRecentChanges = false
     private var isUpdating = false
 
     public init() {}
@@ -174,6 +184,7 @@ public final class TraitWorld {
         isUpdating = true
         defer { isUpdating = false }
         stats.updates += 1
+        updateNumber += 1
         stats.lastUpdateVisited = 0
         var pass = 0
         while pass == 0 || hasRemainingWork() {
@@ -366,6 +377,12 @@ public final class TraitWorld {
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return }
         e.traitCollection = new
+        if recordsRecentChanges && e.changedInUpdate != updateNumber {
+            // An environment's first collection is no change to point out
+            // (everything was "unspecified" before it joined a scene).
+            e.previousCollection = old === TraitCollection.empty ? nil : old
+            e.changedInUpdate = updateNumber
+        }
         if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
         e.forEachTraitChild { $0.pending.insert(.traits) }
@@ -408,6 +425,7 @@ public final class TraitWorld {
         var path: [TraitEnvironment] = []
         var cur: TraitEnvironment? = e
         while let c = cur { path.append(c); cur = c.traitParent }
+        if !isUpdating && path.contains(where: { $0.pending.contains(.traits) }) { updateNumber += 1 }
         for node in path.reversed() where node.pending.contains(.traits) {
             node.pending.remove(.traits)
             if node.pending.contains(.forceSubtree) {

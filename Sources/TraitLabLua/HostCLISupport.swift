@@ -51,9 +51,17 @@ extension LuaHost {
         push(env)
     }
 
-    /// `ui.dump(env)`: the subtree below `env` with overrides and non-default traits.
-    public func treeDescription(of env: TraitEnvironment) -> String {
-        (try? dump(env, format: "tree")) ?? env.description + "\n"
+    /// `ui.dump(env)` (or `ui.dump(env, "full")`): the subtree below `env`,
+    /// fitted to the terminal's width.
+    public func treeDescription(of env: TraitEnvironment, full: Bool = false) -> String {
+        (try? dump(env, format: full ? "full" : "tree")) ?? env.description + "\n"
+    }
+
+    /// `ui.picture(env, path, { trait = trait, why = why })`: writes the
+    /// picture and returns its path; throws a ``LuaError`` saying why not.
+    public func picture(of env: TraitEnvironment, path: String, trait: TraitDefinition?,
+                        why: TraitEnvironment? = nil) throws -> String {
+        try picture(env, path: path, trait: trait, why: why, timeout: 20)
     }
 
     // MARK: - Completion

@@ -1,120 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CLua
 import CLuaShim
 import TraitEngine
 
 extension LuaHost {
-    // MARK: - ui.dump
+    // MARK: - ui.dump and ui.picture
 
-    /// The subtree below `env` as text: each environment with its overrides and
-    /// the traits that differ from their defaults.
-    func dump(_ env: TraitEnvironment, format: String) throws -> String {
+    /// The subtree below `env` as text (Dump.swift): "tree" (concise), "full",
+    /// "json" or "dot"; text trees fit `width` columns (default: the terminal's).
+    func dump(_ env: TraitEnvironment, format: String, width: Int? = nil) throws -> String {
         switch format {
-        case "tree": return dumpTree(env)
-        case "json": return dumpJSON(env)
-        case "dot": return dumpDot(env)
-        default: throw LuaError.message("unknown dump format '\(format)' (tree, json or dot)")
+        case "tree": return TextTreeDump(full: false, width: width.map(clampedDumpWidth) ?? defaultDumpWidth()).render(env)
+        case "full": return TextTreeDump(full: true, width: width.map(clampedDumpWidth) ?? defaultDumpWidth()).render(env)
+        case "json": return jsonTreeDump(env)
+        case "dot": return try TreePicture().dot(env)
+        default: throw LuaError.message("unknown dump format '\(clipped(format, to: 40))' (tree, full, json or dot)")
         }
     }
 
-    private func overridesText(_ e: TraitEnvironment) -> String {
-        e.traitOverrideEntries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ")
-    }
-
-    private func traitsText(_ tc: TraitCollection) -> String {
-        tc.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }.joined(separator: ", ")
-    }
-
-    /// Each environment on a line with its overrides, then its non-default
-    /// traits wrapped below it. Iterative: trees can be very deep.
-    private func dumpTree(_ root: TraitEnvironment) -> String {
-        var out = ""
-        var stack: [(env: TraitEnvironment, prefix: String, childPrefix: String)] = [(root, "", "")]
-        while let (e, prefix, childPrefix) = stack.popLast() {
-            out += prefix + e.description
-            let o = overridesText(e)
-            if !o.isEmpty { out += "  overrides { \(o) }" }
-            out += "\n"
-            let kids = e.traitChildren
-            let traitIndent = childPrefix + (kids.isEmpty ? "   " : "│  ")
-            for line in wrapped(e.traitCollection.entries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" },
-                                width: 100, first: "traits { ", rest: "         ", end: " }") {
-                out += traitIndent + line + "\n"
-            }
-            for (i, k) in kids.enumerated().reversed() {
-                let last = i == kids.count - 1
-                stack.append((k, childPrefix + (last ? "└─ " : "├─ "), childPrefix + (last ? "   " : "│  ")))
-            }
-        }
-        return out
-    }
-
-    /// Joins items with ", " into lines of at most about `width` characters.
-    private func wrapped(_ items: [String], width: Int, first: String, rest: String, end: String) -> [String] {
-        guard !items.isEmpty else { return [first.trimmingTrailingSpace + end.trimmingLeadingSpaces] }
-        var lines: [String] = []
-        var line = first
-        for (i, item) in items.enumerated() {
-            let piece = item + (i == items.count - 1 ? end : ",")
-            if line.count + piece.count > width && line != first {
-                lines.append(line)
-                line = rest
-            }
-            line += (line == first || line == rest ? "" : " ") + piece
-        }
-        lines.append(line)
-        return lines
-    }
-
-    private func dumpJSON(_ root: TraitEnvironment) -> String {
-        func values(_ entries: [TraitCollection.Entry]) -> JSONValue {
-            .object(entries.map { (key: $0.definition.property, value: $0.value.jsonValue) })
-        }
-        func node(_ e: TraitEnvironment) -> JSONValue {
-            var members: [(key: String, value: JSONValue)] = [("class", .string(e.className))]
-            if let n = e.name { members.append(("name", .string(n))) }
-            members.append(("overrides", values(e.traitOverrideEntries)))
-            members.append(("traits", values(e.traitCollection.entries)))
-            members.append(("children", .array(e.traitChildren.map(node))))
-            return .object(members)
-        }
-        return node(root).serialized
-    }
-
-    /// A Graphviz graph: each node names the environment, its overrides and
-    /// the traits that differ from its parent's (all non-default ones for the
-    /// top node), one per line; nodes with overrides are highlighted.
-    private func dumpDot(_ root: TraitEnvironment) -> String {
-        var out = "digraph traits {\n  rankdir=TB;\n  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n"
-        func esc(_ s: String) -> String {
-            s.replacingAll("\\", "\\\\").replacingAll("\"", "\\\"")
-        }
-        var next = 0
-        var stack: [(env: TraitEnvironment, parentID: Int?, parentTraits: TraitCollection?)] = [(root, nil, nil)]
-        while let (e, parentID, parentTraits) = stack.popLast() {
-            let id = next
-            next += 1
-            var label = esc(e.description) + "\\n"
-            for o in e.traitOverrideEntries {
-                label += esc("override \(o.definition.property) = \(TraitEngine.describe(o.value))") + "\\l"
-            }
-            let tc = e.traitCollection
-            let shown = parentTraits.map { p in tc.changedTraits(from: p) } ?? tc.entries.map(\.definition)
-            for d in shown {
-                label += esc("\(d.property) = \(TraitEngine.describe(tc.rawValue(d)))") + "\\l"
-            }
-            let style = e.traitOverrideEntries.isEmpty ? "" : ", style=filled, fillcolor=\"#fff2cc\""
-            out += "  n\(id) [label=\"\(label)\"\(style)];\n"
-            if let parentID { out += "  n\(parentID) -> n\(id);\n" }
-            for k in e.traitChildren.reversed() { stack.append((k, id, tc)) }
-        }
-        return out + "}\n"
+    /// `ui.picture(node, path [, options])`: renders the tree with Graphviz
+    /// and returns the path. Refused in the sandbox, which writes no files.
+    func picture(_ env: TraitEnvironment, path: String, trait: TraitDefinition?, why: TraitEnvironment? = nil,
+                 timeout: Double) throws -> String {
+        if options.sandbox { throw LuaError.message("ui.picture writes a file: not available in the sandbox") }
+        let text = try TreePicture(trait: trait, why: why, maximumNodes: 2_000).dot(env)
+        try renderPicture(text, to: path, timeout: timeout)
+        return path
     }
 
     // MARK: - ui.trace
 
     /// `ui.trace(true)` prints events, `ui.trace(fn)` passes each event (a
-    /// table) to fn, `ui.trace(false)` stops.
+    /// table) to fn, `ui.trace(path)` writes them to a file as JSON lines,
+    /// `ui.trace(false)` stops.
     func setTrace(_ c: LuaCall) throws -> Int32 {
+        if lua_type(L, 1) == LUA_TSTRING {
+            // Opened first: a path that cannot be written leaves the current trace as it is.
+            let file = try TraceFile(path: try c.string(1), sandbox: options.sandbox)
+            if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
+            world.tracer = { event in file.write(event) }
+            return 0
+        }
         if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
         switch lua_type(L, 1) {
         case LUA_TBOOLEAN where !L.bool(1), LUA_TNIL, LUA_TNONE:
@@ -126,7 +54,7 @@ extension LuaHost {
             traceRef = L.ref()
             world.tracer = { [weak self] event in self?.callTrace(event) }
         default:
-            throw c.typeError(1, "boolean or function")
+            throw c.typeError(1, "boolean, function or file path")
         }
         return 0
     }
@@ -182,6 +110,53 @@ extension LuaHost {
     }
 }
 
+/// `ui.trace(path)`: one JSON object per line and event, with stable field
+/// names so two runs of a scenario can be compared line by line:
+/// `seq` (1, 2, ...), `kind` ("update", "traitsChanged", "handler",
+/// "lifecycle", "override") and, by kind, `pass`; `environment` (its
+/// description, `View "card"`); `traits` (property names) and `values` (the
+/// new values, for "traitsChanged"); `callback`; `trait` and `value` (null
+/// when the override was removed). The file closes when tracing stops.
+final class TraceFile {
+    private let file: UnsafeMutablePointer<FILE>
+    private var sequence = 0
+
+    init(path: String, sandbox: Bool) throws {
+        if sandbox { throw LuaError.message("ui.trace to a file writes a file: not available in the sandbox") }
+        guard !path.utf8.contains(0), let f = fopen(path, "w") else {
+            let why = path.utf8.contains(0) ? "the path contains a zero byte" : String(cString: strerror(errno))
+            throw LuaError.message("ui.trace: cannot write '\(clipped(path, to: 200))': \(why)")
+        }
+        file = f
+    }
+
+    deinit { fclose(file) }
+
+    func write(_ event: TraceEvent) {
+        sequence += 1
+        func str(_ s: String) -> JSONValue { .string(s) }
+        func names(_ d: [TraitDefinition]) -> JSONValue { .array(d.map { .string($0.property) }) }
+        var members: [(key: String, value: JSONValue)] = [("seq", .integer(sequence))]
+        switch event {
+        case .updateBegan(let pass):
+            members += [("kind", str("update")), ("pass", .integer(pass))]
+        case .traitsChanged(let e, let d):
+            members += [("kind", str("traitsChanged")), ("environment", str(e.description)), ("traits", names(d)),
+                        ("values", .object(d.map { ($0.property, e.traitCollection.rawValue($0).jsonValue) }))]
+        case .handlerCalled(let e, let d):
+            members += [("kind", str("handler")), ("environment", str(e.description)), ("traits", names(d))]
+        case .lifecycle(let e, let ev):
+            members += [("kind", str("lifecycle")), ("environment", str(e.description)), ("callback", str(ev.rawValue))]
+        case .overrideChanged(let e, let d, let v):
+            members += [("kind", str("override")), ("environment", str(e.description)), ("trait", str(d.property)),
+                        ("value", v?.jsonValue ?? .null)]
+        }
+        var line = JSONValue.object(members).serialized + "\n"
+        line.withUTF8 { buf in _ = fwrite(buf.baseAddress, 1, buf.count, file) }
+        fflush(file)
+    }
+}
+
 extension String {
     func replacingAll(_ target: String, _ replacement: String) -> String {
         guard !target.isEmpty else { return self }
@@ -195,7 +170,6 @@ extension String {
     }
 
     var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
-    var trimmingTrailingSpace: String { hasSuffix(" ") ? String(dropLast()) : self }
 }
 
 extension Substring {

@@ -85,7 +85,41 @@ extension LuaHost {
         fn("dump") { c in
             let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
             let format = try c.optString(2) ?? "tree"
-            c.L.push(try c.host.dump(env, format: format))
+            var width: Int?
+            if !c.L.isNil(3) {
+                guard let w = c.L.integer(3), w > 0 else { throw c.argError(3, "width in columns expected, a positive integer") }
+                width = w
+            }
+            c.L.push(try c.host.dump(env, format: format, width: width))
+            return 1
+        }
+        fn("picture") { c in
+            let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+            let path = try c.string(2)
+            var trait: TraitDefinition?
+            var why: TraitEnvironment?
+            var timeout = 20.0
+            if !c.L.isNil(3) {
+                try c.table(3)
+                if c.L.rawGet(3, "trait") != LUA_TNIL { trait = try c.host.definition(forKey: -1) }
+                c.L.pop()
+                if c.L.rawGet(3, "why") != LUA_TNIL {
+                    guard let e = c.L.box(-1, as: TraitEnvironment.self) else {
+                        throw c.argError(3, "options.why must be a trait environment, got \(c.L.typeName(-1))")
+                    }
+                    guard trait != nil else { throw c.argError(3, "options.why needs options.trait: the trait whose path to draw") }
+                    why = e
+                }
+                c.L.pop()
+                if c.L.rawGet(3, "timeout") != LUA_TNIL {
+                    guard let t = c.L.number(-1), t > 0, t <= 3600 else {
+                        throw c.argError(3, "options.timeout must be a number of seconds between 0 and 3600")
+                    }
+                    timeout = t
+                }
+                c.L.pop()
+            }
+            c.L.push(try c.host.picture(env, path: path, trait: trait, why: why, timeout: timeout))
             return 1
         }
         fn("trace") { c in try c.host.setTrace(c) }

@@ -150,6 +150,14 @@ extension LuaStatePointer {
         return String(decoding: UnsafeRawBufferPointer(start: p, count: len), as: UTF8.self)
     }
 
+    /// The bytes of the string at `i` exactly (no UTF-8 repair).
+    func bytes(_ i: Int32) -> [UInt8]? {
+        guard lua_type(self, i) == LUA_TSTRING else { return nil }
+        var len = 0
+        guard let p = tl_tostring(self, i, &len) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: p, count: len))
+    }
+
     func integer(_ i: Int32) -> Int? {
         var ok: Int32 = 0
         let v = tl_tointeger(self, i, &ok)
@@ -257,6 +265,9 @@ extension LuaCall {
     }
 
     func typeError(_ i: Int32, _ expected: String) -> LuaError {
+        if tl_isdeadbox(L, i) != 0 {
+            return argError(i, "this object belongs to an earlier engine world (each spec file starts with a fresh one)")
+        }
         let got = lua_type(L, i) <= 0 ? "no value" : L.typeName(i)
         if i == 1 && expected.first?.isUppercase == true && name.contains(":") {
             return .message("calling '\(name)' on bad self (\(expected) expected, got \(got))")

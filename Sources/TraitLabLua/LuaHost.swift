@@ -27,7 +27,8 @@ public final class LuaHost {
     @exclusivity(unchecked) public internal(set) var L: LuaStatePointer
     /// The state this host was created with (closed with it).
     public let mainState: LuaStatePointer
-    public let world = TraitWorld()
+    /// The engine world. ``resetWorld()`` replaces it (a fresh one per spec file).
+    public private(set) var world = TraitWorld()
     public let options: LuaHostOptions
     private let ownsState: Bool
     private(set) var isClosed = false
@@ -40,8 +41,8 @@ public final class LuaHost {
     var plugins = PluginRegistry()
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
-    /// Interrupts hung tests under `traitlab test` (see SpecRunner).
-    public var testTimer: TestTimer?
+    /// The busted driver's state while `traitlab test` runs (see SpecRunner).
+    var specDriver: DriverState?
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -129,12 +130,79 @@ public final class LuaHost {
     private func setUp() throws {
         world.delegate = self
         world.hierarchyMode = options.hierarchyMode
+        world.recordsRecentChanges = true   // dumps mark what the last update changed
         createRegistryTables()
         try installLibrary()
         if options.sandbox { applySandbox() }
     }
 
     deinit { close() }
+
+    /// Starts over with a fresh engine world, as `traitlab test` does before
+    /// each spec file (and the `traitlab.busted` helper under busted): no
+    /// trait definition, environment key, scene, plugin or trace carries over.
+    /// Environment objects of the old world that Lua still references stop
+    /// working (using one is an error), so no tree mixes two worlds.
+    public func resetWorld() {
+        world.tearDown()
+        let fresh = TraitWorld()
+        fresh.delegate = self
+        fresh.hierarchyMode = options.hierarchyMode
+        fresh.recordsRecentChanges = true   // as setUp: dumps mark what the last update changed
+        world = fresh
+        // The tables that map engine objects to their Lua objects start empty,
+        // but for the system traits and their enums, which every world shares
+        // (`traits.HorizontalSizeClass` stays the same object).
+        var shared = Set<UnsafeMutableRawPointer>()
+        for def in SystemTraits.all {
+            shared.insert(Unmanaged.passUnretained(def).toOpaque())
+            if case .enumeration(let e) = def.valueType { shared.insert(Unmanaged.passUnretained(e).toOpaque()) }
+        }
+        for e in BuiltinEnvironmentKeys.valueTypes { shared.insert(Unmanaged.passUnretained(e).toOpaque()) }
+        // Environment objects of the old world that Lua still holds stop
+        // working: no tree may mix two worlds.
+        var released: [UnsafeMutableRawPointer] = []
+        L.registryGet(refs.objects)
+        L.pushNil()
+        while lua_next(L, -2) != 0 {
+            if let p = tl_tobox(L, -1, nil) {
+                tl_setbox(L, -1, nil)
+                released.append(p)
+            }
+            L.pop()
+        }
+        L.pop()
+        // The slot of the last pushed collection object goes too: its collection
+        // may be freed once the boxes are dropped, and its address reused.
+        recentCollection = nil
+        L.push(true)
+        lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
+        for ref in [refs.objects, refs.anchors, refs.collectionBoxes, refs.collectionCache,
+                    refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
+            L.registryGet(ref)
+            L.pushNil()
+            while lua_next(L, -2) != 0 {
+                L.pop()
+                if ref == refs.definitions, let key = lua_touserdata(L, -1), shared.contains(key) { continue }
+                L.pushValue(-1)
+                L.pushNil()
+                lua_rawset(L, -4)
+            }
+            L.pop()
+        }
+        for p in plugins.plugins.values { L.unref(p.manifestRef) }
+        plugins = PluginRegistry()
+        definedEnums = []
+        if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
+        LuaFunctions.deferredReleases += released
+        // ui.Screen.main is the new world's.
+        if let screen = refs.baseClasses[.screen] {
+            L.registryGet(screen)
+            push(world.mainScreen)
+            L.rawSet(-2, "main")
+            L.pop()
+        }
+    }
 
     /// Closes the state (finalizing every object) if this host owns it.
     public func close() {
@@ -146,6 +214,9 @@ public final class LuaHost {
         }
         world.tearDown()
     }
+
+    /// The host attached to or owning a state, if there is one yet.
+    public static func existing(for L: LuaStatePointer) -> LuaHost? { from(L) }
 
     /// The host that owns a state, if any.
     static func from(_ L: LuaStatePointer) -> LuaHost? {

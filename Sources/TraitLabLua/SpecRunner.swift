@@ -1,214 +1,260 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CLua
 import CLuaShim
 import TraitEngine
 
-/// Interrupts a test that runs too long: armed on the coroutine that runs one
-/// test's hooks and body (see testing.lua), disarmed when it returns.
-public protocol TestTimer: AnyObject {
-    func arm(_ coroutine: LuaStatePointer)
-    func disarm(_ coroutine: LuaStatePointer)
-}
-
-/// What `traitlab test` asks of one run.
-public struct SpecRunOptions {
-    public var filters: [String] = []
-    public var excludes: [String] = []
-    public var list = false
-    public var shuffle = false
-    public var seed: Int?
-    public var failFast = false
+/// What `traitlab test` asks of one run of busted.
+public struct BustedRun {
+    /// busted's own command line (paths, options), passed through unchanged.
+    public var arguments: [String] = []
+    /// `--format`: text, tap, junit or json (nil: busted's default handler).
+    public var format: String?
+    /// `--timeout`: seconds each call into spec code may take (nil: none).
+    public var timeout: Double?
+    /// `--memory-limit`: bytes each spec file may add to the Lua heap.
+    public var memoryLimit: Int?
+    /// `--sandbox`: spec code runs with the sandbox's globals.
+    public var sandbox = false
+    /// `-j N`: files run in N worker processes.
+    public var jobs = 1
+    /// Set in a worker: the file listing its spec files and the file it records events to.
+    public var workerFiles: String?
+    public var workerEvents: String?
+    /// The `traitlab test` arguments a worker gets (all but -j).
+    public var workerArguments: [String] = []
     public init() {}
 }
 
-/// Runs busted-style spec files with the embedded framework (testing.lua).
-/// Every file gets its own host, so one file cannot leak traits, environments
-/// or globals into another. Results travel as JSON, so files can also run in
-/// separate processes and be merged afterwards.
+/// The deadline `traitlab test` arms around each call into spec code (the
+/// CLI's watchdog).
+public protocol SpecDeadline: AnyObject {
+    func arm(_ L: LuaStatePointer, seconds: Double)
+    /// Stops counting; returns whether the deadline passed.
+    func disarm() -> Bool
+    /// "timed out after N seconds", as the interrupt raises it.
+    var message: String { get }
+}
+
+/// Runs busted (Debian's `lua-busted`) inside a TraitLab host: busted's own
+/// runner reads the command line, loads `.busted`, helpers and output
+/// handlers; the embedded driver (`busted.lua`) adds what TraitLab promises
+/// on busted's extension points. This file gives the driver the host's
+/// functions it needs (`tl`).
 public enum SpecRunner {
-    /// Runs one spec file and returns the framework's result as JSON (a listing
-    /// with `listed = true` when `run.list` is set). Never throws: a file that
-    /// cannot load or run becomes an errored entry.
-    /// `prepare` sees the new host first (to install a ``TestTimer``).
-    public static func runFile(_ path: String, host options: LuaHostOptions, run: SpecRunOptions,
-                               prepare: (LuaHost) -> Void = { _ in }) -> String {
-        do {
-            let host = try LuaHost(options: options)
-            defer { host.close() }
-            prepare(host)
-            return try host.runSpecFile(path, run)
-        } catch {
-            return errorResult(path, (error as? LuaError)?.text ?? "\(error)")
+    /// Where busted's runner is, or nil when busted is not installed.
+    public static func bustedRunnerPath(_ host: LuaHost) -> String? {
+        let L = host.L
+        let base = L.top
+        defer { L.setTop(base) }
+        guard host.run("return package.searchpath('busted.runner', package.path)", name: "=traitlab", results: 1) == nil else {
+            return nil
         }
+        return L.string(-1)
     }
 
-    /// A result with one errored entry, for a file that could not run at all.
-    public static func errorResult(_ path: String, _ message: String) -> String {
-        JSONValue.object([
-            ("passed", .integer(0)), ("failed", .integer(1)), ("skipped", .integer(0)), ("errors", .integer(1)),
-            ("tests", .array([.object([("name", .string(path)), ("file", .string(path)),
-                                       ("status", .string("error")), ("message", .string(message))])])),
-        ]).serialized
+    /// Runs busted with `run`'s options in `host`; returns the exit status.
+    public static func run(_ run: BustedRun, host: LuaHost, deadline: SpecDeadline?, executable: String) -> Int32 {
+        let L = host.L
+        var len = 0
+        guard let src = tl_embedded_source("busted", &len) else {
+            writeStandardError("traitlab: the busted driver is missing from this build\n")
+            return 1
+        }
+        if luaL_loadbufferx(L, src, len, "=traitlab.busted", "t") != LUA_OK {
+            writeStandardError("traitlab: \(host.popError())\n")
+            return 1
+        }
+        let state = DriverState(deadline: deadline, executable: executable)
+        host.specDriver = state
+        defer { host.specDriver = nil }
+        host.pushDriverFunctions()
+        host.pushDriverOptions(run)
+        guard tl_pcall(L, 2, 1) == LUA_OK else {
+            writeStandardError("traitlab: \(host.popError())\n")
+            return 1
+        }
+        let status = L.integer(-1) ?? 1
+        L.pop()
+        return Int32(clamping: status)
     }
+}
 
-    /// Merges per-file results and renders them in `format` (text, tap, junit,
-    /// json), ending with the summary line. Also returns the standalone document
-    /// (JUnit XML or JSON without the summary) for `--output`, and whether
-    /// anything failed.
-    public static func report(_ results: [String], format: String, color: Bool, verbose: Bool,
-                              suiteName: String) throws -> (output: String, document: String, failed: Bool) {
-        let host = try LuaHost(options: LuaHostOptions())
-        defer { host.close() }
-        return try host.renderReport(results, format: format, color: color, verbose: verbose, suiteName: suiteName)
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// What the driver's calls share: the deadline, the stop message, the saved
+/// standard output.
+final class DriverState {
+    let deadline: SpecDeadline?
+    let executable: String
+    var inSpec = false
+    var stopMessage: String?
+    var timeout: Double = 0
+    var savedStdout: Int32 = -1
+
+    init(deadline: SpecDeadline?, executable: String) {
+        self.deadline = deadline
+        self.executable = executable
     }
 }
 
 extension LuaHost {
-    /// Loads the embedded framework and leaves its module table on the stack.
-    func loadTestingFramework() throws {
-        var len = 0
-        guard let src = tl_embedded_source("testing", &len) else { throw LuaError.message("the test framework is missing from this build") }
-        if luaL_loadbufferx(L, src, len, "=traitlab.testing", "t") != LUA_OK { throw LuaError.message(popError()) }
-        try call(0, results: 1)
-    }
-
-    private func field(_ t: Int32, _ name: String) throws {
-        guard L.rawGet(t, name) == LUA_TFUNCTION else { throw LuaError.message("test framework has no function '\(name)'") }
-    }
-
-    func runSpecFile(_ path: String, _ run: SpecRunOptions) throws -> String {
-        try loadTestingFramework()
-        let m = L.top
-        try field(m, "install")
-        L.registryGet(LUA_RIDX_GLOBALS)
-        try call(1)
-        // add_file(path, chunk or load error)
-        try field(m, "add_file")
-        L.push(path)
-        if luaL_loadfilex(L, path, "t") != LUA_OK {
-            let message = popError()
-            L.push(message)
-        }
-        try call(2)
-        // run(opts)
-        try field(m, "run")
+    fileprivate func pushDriverOptions(_ run: BustedRun) {
         L.newTable()
-        let opts = L.top
+        let t = L.top
         func strings(_ key: String, _ list: [String]) {
-            guard !list.isEmpty else { return }
             L.newTable(narr: Int32(list.count))
             for (k, s) in list.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
-            L.rawSet(opts, key)
+            L.rawSet(t, key)
         }
-        strings("filter", run.filters)
-        strings("exclude", run.excludes)
-        if run.list { L.push(true); L.rawSet(opts, "list") }
-        if run.shuffle { L.push(true); L.rawSet(opts, "shuffle") }
-        if let seed = run.seed { L.push(seed); L.rawSet(opts, "seed") }
-        if run.failFast { L.push(true); L.rawSet(opts, "fail_fast") }
-        if testTimer != nil {
-            L.pushFunction(LuaFunctions.id("test.before", { c in
-                if let co = lua_tothread(c.L, 2) { c.host.testTimer?.arm(co) }
-                return 0
-            }))
-            L.rawSet(opts, "before_test")
-            L.pushFunction(LuaFunctions.id("test.after", { c in
-                if let co = lua_tothread(c.L, 2) {
-                    c.host.testTimer?.disarm(co)
-                    tl_clear_interrupt(co)
-                }
-                return 0
-            }))
-            L.rawSet(opts, "after_test")
+        strings("args", run.arguments)
+        strings("worker_arguments", run.workerArguments)
+        if let f = run.format { L.push(f); L.rawSet(t, "format") }
+        if let s = run.timeout { L.push(s); L.rawSet(t, "timeout") }
+        if let m = run.memoryLimit { L.push(m); L.rawSet(t, "memory") }
+        L.push(run.sandbox); L.rawSet(t, "sandbox")
+        L.push(run.jobs); L.rawSet(t, "jobs")
+        if let files = run.workerFiles, let events = run.workerEvents {
+            L.newTable()
+            L.push(files); L.rawSet(-2, "files")
+            L.push(events); L.rawSet(-2, "events")
+            L.rawSet(t, "worker")
         }
-        try call(1, results: 1)
-        // format_json(result)
-        let result = L.top
-        try field(m, "format_json")
-        L.pushValue(result)
-        try call(1, results: 1)
-        guard let json = L.string(-1) else { throw LuaError.message("the test framework returned no JSON result") }
-        L.setTop(m - 1)
-        return json
     }
 
-    func renderReport(_ results: [String], format: String, color: Bool, verbose: Bool,
-                      suiteName: String) throws -> (output: String, document: String, failed: Bool) {
-        try loadTestingFramework()
-        let m = L.top
-        // merged = { tests = {...}, passed, failed, skipped, errors, duration }
+    /// The `tl` table of the driver.
+    fileprivate func pushDriverFunctions() {
         L.newTable()
-        let merged = L.top
-        L.newTable()
-        let tests = L.top
-        var counts = (passed: 0, failed: 0, skipped: 0, errors: 0)
-        var duration = 0.0
-        var listed = false
-        var seed: Int?
-        var n: lua_Integer = 0
-        for text in results {
-            guard case .object(let members) = try JSONValue.parse(text) else { continue }
-            for (key, value) in members {
-                switch (key, value) {
-                case ("tests", .array(let entries)):
-                    for e in entries { n += 1; push(e); lua_rawseti(L, tests, n) }
-                case ("passed", .integer(let v)): counts.passed += v
-                case ("failed", .integer(let v)): counts.failed += v
-                case ("skipped", .integer(let v)): counts.skipped += v
-                case ("errors", .integer(let v)): counts.errors += v
-                case ("duration", .number(let d)): duration += d
-                case ("duration", .integer(let d)): duration += Double(d)
-                case ("listed", .bool(let b)): listed = listed || b
-                case ("seed", .integer(let s)): seed = s
-                default: break
-                }
+        let t = L.top
+        func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "traitlab.test", name, body) }
+        lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
+        lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
+        fn("trust") { c in
+            tl_spec_trust(try c.string(1))
+            return 0
+        }
+        fn("reset_world") { c in
+            c.host.resetWorld()
+            return 0
+        }
+        fn("counted") { c in
+            c.L.push(Int(clamping: tl_counted_bytes(c.host.mainState)))
+            return 1
+        }
+        // guard(seconds, cap): spec code starts; unguard(): it ended, with the
+        // reason it was stopped, if it was.
+        fn("guard") { c in
+            guard let d = c.host.specDriver else { return 0 }
+            let seconds = c.L.number(1) ?? 0
+            let cap = c.L.integer(2) ?? 0
+            d.inSpec = true
+            d.stopMessage = nil
+            d.timeout = seconds
+            if seconds > 0 { d.deadline?.arm(c.host.mainState, seconds: seconds) }
+            if cap > 0 { tl_set_limit(c.host.mainState, size_t(cap)) }
+            return 0
+        }
+        fn("unguard") { c in
+            guard let d = c.host.specDriver else { return 0 }
+            let fired = d.timeout > 0 && (d.deadline?.disarm() ?? false)
+            d.inSpec = false
+            tl_set_limit(c.host.mainState, 0)
+            tl_clear_over_limit(c.host.mainState)
+            tl_clear_interrupt(c.host.mainState)
+            if fired, let message = d.deadline?.message {
+                c.L.push(message)
+            } else if let m = d.stopMessage {
+                c.L.push(m)
+            } else {
+                return 0
             }
+            d.stopMessage = nil
+            return 1
         }
-        L.pushValue(tests); L.rawSet(merged, "tests")
-        for (k, v) in [("passed", counts.passed), ("failed", counts.failed), ("skipped", counts.skipped), ("errors", counts.errors)] {
-            L.push(v); L.rawSet(merged, k)
+        // pause() lifts a pending stop while busted publishes an event and
+        // returns its reason; resume_stop(reason) sets it again.
+        fn("pause") { c in
+            let h = tl_gethost(c.host.mainState)!
+            let reason = Int(h.pointee.interrupt)
+            guard reason != 0 else { return 0 }
+            h.pointee.interrupt = 0
+            c.L.push(reason)
+            return 1
         }
-        L.push(duration); L.rawSet(merged, "duration")
-        if listed { L.push(true); L.rawSet(merged, "listed") }
-        if let seed { L.push(seed); L.rawSet(merged, "seed") }
-        // output = format(merged, fmt, opts)
-        try field(m, "format")
-        L.pushValue(merged)
-        L.push(format)
-        L.newTable()
-        L.push(color); L.rawSet(-2, "color")
-        L.push(verbose); L.rawSet(-2, "verbose")
-        L.push(suiteName); L.rawSet(-2, "suite_name")
-        try call(3, results: 1)
-        let output = L.string(-1) ?? ""
-        L.pop()
-        var document = output
-        if format == "junit" || format == "json" {
-            try field(m, format == "junit" ? "format_junit" : "format_json")
-            L.pushValue(merged)
-            if format == "junit" { L.push(suiteName) }
-            try call(format == "junit" ? 2 : 1, results: 1)
-            document = L.string(-1) ?? ""
+        fn("resume_stop") { c in
+            guard let reason = c.L.integer(1), reason != 0 else { return 0 }
+            tl_interrupt(c.host.mainState, Int32(reason))
+            return 0
         }
-        L.setTop(m - 1)
-        return (output, document, counts.failed > 0)
-    }
-
-    /// Pushes a JSON value as plain Lua data (objects as tables, null as nil).
-    func push(_ json: JSONValue) {
-        switch json {
-        case .null: L.pushNil()
-        case .bool(let b): L.push(b)
-        case .integer(let i): L.push(i)
-        case .number(let d): L.push(d)
-        case .string(let s): L.push(s)
-        case .array(let items):
-            _ = lua_checkstack(L, 8)   // JSON depth is bounded by JSONValue.maximumDepth
-            L.newTable(narr: Int32(items.count))
-            for (k, v) in items.enumerated() { push(v); lua_rawseti(L, -2, lua_Integer(k + 1)) }
-        case .object(let members):
-            _ = lua_checkstack(L, 8)
-            L.newTable(nrec: Int32(members.count))
-            for (k, v) in members { push(v); L.rawSet(-2, k) }
+        fn("in_spec") { c in
+            c.L.push(c.host.specDriver?.inSpec ?? false)
+            return 1
         }
+        fn("stop") { c in
+            let message = try c.string(1)
+            c.host.specDriver?.stopMessage = message
+            tl_spec_stop(c.host.mainState, message)
+            if c.L != c.host.mainState { tl_interrupt_coroutine(c.L, 3) }
+            return 0
+        }
+        fn("redirect_stdout") { c in
+            guard let d = c.host.specDriver, d.savedStdout < 0 else { return 0 }
+            fflush(stdout)
+            d.savedStdout = tl_dup(1)
+            _ = tl_dup2(2, 1)
+            return 0
+        }
+        fn("write_stdout") { c in
+            guard let text = c.L.bytes(1) else { return 0 }
+            fflush(stdout)
+            let fd = c.host.specDriver.map { $0.savedStdout >= 0 ? $0.savedStdout : 1 } ?? 1
+            var offset = 0
+            while offset < text.count {
+                let n = text.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, text.count - offset) }
+                if n <= 0 { break }
+                offset += n
+            }
+            return 0
+        }
+        fn("spawn") { c in
+            guard let d = c.host.specDriver else { return 0 }
+            var argv = [d.executable, "test"]
+            let n = c.L.rawLength(1)
+            for k in 0..<n {
+                lua_rawgeti(c.L, 1, lua_Integer(k + 1))
+                argv.append(c.L.string(-1) ?? "")
+                c.L.pop()
+            }
+            var pid: pid_t = 0
+            let cArgs = argv.map { strdup($0) } + [nil]
+            defer { cArgs.forEach { free($0) } }
+            fflush(stdout)
+            let rc = posix_spawn(&pid, d.executable, nil, nil, cArgs, environ)
+            guard rc == 0 else {
+                c.L.pushNil()
+                c.L.push("cannot start a worker process: \(String(cString: strerror(rc)))")
+                return 2
+            }
+            c.L.push(Int(pid))
+            return 1
+        }
+        fn("wait") { c in
+            guard let pid = c.L.integer(1) else { return 0 }
+            var status: Int32 = 0
+            while waitpid(pid_t(pid), &status, 0) < 0 && errno == EINTR {}
+            let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+            if signaled {
+                c.L.pushNil()
+                c.L.push(Int(status & 0x7f))
+                return 2
+            }
+            c.L.push(Int((status >> 8) & 0xff))
+            return 1
+        }
+        L.setTop(t)
     }
 }

@@ -18,3 +18,12 @@ public func traitlabModuleOpen(_ L: OpaquePointer?) -> Int32 {
         return TL_RAISE_VALUE
     }
 }
+
+/// The reset behind `require "traitlab.busted"`: a fresh engine world for the
+/// state's host, if the module has attached one. Never raises.
+@_cdecl("traitlab_module_reset")
+public func traitlabModuleReset(_ L: OpaquePointer?) -> Int32 {
+    guard let L, let host = LuaHost.existing(for: L) else { return 0 }
+    host.resetWorld()
+    return 0
+}

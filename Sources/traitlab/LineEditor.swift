@@ -19,8 +19,8 @@ protocol LineReader: AnyObject {
 
 // MARK: - Plain input
 
-/// `-i` with standard input not a terminal: prompts and lines, as lua.c
-/// does without readline. No history.
+/// `-i` with standard input not a terminal: prompts and the lines read, as
+/// lua5.4 (built with readline) shows them. No history.
 final class PlainLineReader: LineReader {
     func read(prompt: String) -> LineInput {
         writeOut(prompt)
@@ -31,6 +31,9 @@ final class PlainLineReader: LineReader {
         guard getline(&buffer, &capacity, stdin) >= 0, let buffer else { return .end }
         var line = String(cString: buffer)
         if line.hasSuffix("\n") { line.removeLast() }
+        // lua5.4 reads with readline, which echoes a line read from a
+        // non-terminal after the prompt; so does this reader.
+        writeOut(line + "\n")
         return .line(line)
     }
 

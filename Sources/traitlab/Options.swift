@@ -166,8 +166,9 @@ func parseSize(_ text: String) -> Int? {
 
 let usageSynopsis = """
 usage: traitlab [options] [script [args]]
-       traitlab test [paths...] [--format text|tap|junit|json] [--filter PATTERN]
+       traitlab test [paths...] [busted's options] [--format text|tap|junit|json] [-j N] [--timeout S]
        traitlab module-path
+       traitlab swift export|import ...   (traitlab swift --help)
 """
 
 let usageOptions = """

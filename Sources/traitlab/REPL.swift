@@ -67,7 +67,7 @@ final class REPL {
     /// Reads one input; nil at the end of input.
     private func readInput() -> Input? {
         L.setTop(0)
-        switch reader.read(prompt: "> ") {
+        switch reader.read(prompt: prompt(firstLine: true)) {
         case .end: return nil
         case .interrupted: return .nothing
         case .line(let line):
@@ -84,6 +84,23 @@ final class REPL {
             }
             return multiline(code)
         }
+    }
+
+    /// `_PROMPT` or `_PROMPT2` through `tostring` (so an object with
+    /// `__tostring` works), else "> " or ">> ": lua.c's `get_prompt`. A
+    /// failing `__tostring` is reported and the default used.
+    private func prompt(firstLine: Bool) -> String {
+        let fallback = firstLine ? "> " : ">> "
+        let base = L.top
+        defer { L.setTop(base) }
+        let code = "local p = " + (firstLine ? "_PROMPT" : "_PROMPT2") + "; if p ~= nil then return tostring(p) end"
+        guard L.load(code, name: "=prompt", mode: "t") == LUA_OK else { return fallback }
+        let status = tl_pcall(L, 0, 1)
+        if status != LUA_OK {
+            interpreter.report(status)
+            return fallback
+        }
+        return L.string(-1) ?? fallback
     }
 
     /// ":name", but not a "::label::" statement.
@@ -112,7 +129,7 @@ final class REPL {
                 return .chunk(status: status)
             }
             L.pop()
-            switch reader.read(prompt: ">> ") {
+            switch reader.read(prompt: prompt(firstLine: false)) {
             case .line(let more):
                 buffer += "\n" + more
             case .interrupted:
@@ -145,10 +162,15 @@ final class REPL {
         }
     }
 
-    /// Prints the values on the stack, if any.
+    /// Prints the values on the stack, if any: with the pretty printer on a
+    /// terminal, otherwise through the global `print`, as lua.c's `l_print`.
     private func printResults() {
         let n = L.top
         guard n > 0 else { return }
+        if isatty(0) == 0 {
+            callGlobalPrint(n)
+            return
+        }
         guard let printer else {
             message("cannot print results: the pretty printer did not load", withProgramName: false)
             return
@@ -160,6 +182,22 @@ final class REPL {
             interpreter.report(status)
         }
         L.setTop(0)
+    }
+
+    /// lua.c's `l_print`: `print(...)` with the results, and "error calling
+    /// 'print'" when that fails.
+    private func callGlobalPrint(_ n: Int32) {
+        defer { L.setTop(0) }
+        guard L.load("return print", name: "=stdin", mode: "t") == LUA_OK, tl_pcall(L, 0, 1) == LUA_OK else {
+            interpreter.report(LUA_ERRRUN)
+            return
+        }
+        tl_insert(L, 1)
+        if lua_pcallk(L, n, 0, 0, 0, nil) != LUA_OK {
+            let text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
+            message("error calling 'print' (\(text))", withProgramName: false)
+        }
+        fflush(stdout)
     }
 
     /// The end of a run-loop turn: `ui.update()` unless switched off.
@@ -198,6 +236,8 @@ final class REPL {
             }
         case ":why":
             why(rest)
+        case ":picture":
+            picture(rest)
         case ":plugins":
             runLibraryCode(listPluginsCode)
         case ":reload":
@@ -218,21 +258,93 @@ final class REPL {
         return true
     }
 
-    /// `:tree [expr]`: ui.dump of expr, or of every connected window scene.
-    private func tree(_ expr: String) {
+    /// `:tree [full] [expr]`: ui.dump of expr, or of every connected window scene.
+    private func tree(_ args: String) {
+        var expr = args
+        let full = args == "full" || args.hasPrefix("full ")
+        if full { expr = trim(String(args.dropFirst(4))) }
         if !expr.isEmpty {
-            if let env = environment(from: expr) { writeOut(host.treeDescription(of: env)) }
+            if let env = environment(from: expr) { writeOut(host.treeDescription(of: env, full: full)) }
             return
         }
         let scenes = host.world.connectedScenes
         if scenes.isEmpty { writeOut(style.dim("(no connected window scenes: make one with ui.WindowScene {})") + "\n") }
-        for scene in scenes { writeOut(host.treeDescription(of: scene)) }
+        for scene in scenes { writeOut(host.treeDescription(of: scene, full: full)) }
     }
 
-    /// `:why expr TraitName`.
-    private func why(_ args: String) {
+    private var picturesWritten = 0
+
+    /// `:picture [expr] [path.svg|path.png] [Trait]`: ui.picture of expr (by
+    /// default the connected scene, or the screen holding them all) into path
+    /// (by default a new file in $TMPDIR), then prints the path.
+    private func picture(_ args: String) {
+        var words = args.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        var trait: TraitDefinition?
+        if words.count >= 1, let d = definition(named: words[words.count - 1], in: host.world.registry) {
+            trait = d
+            words.removeLast()
+        }
+        var path: String?
+        // A last word ending in .svg or .png, or any last word after an
+        // expression, is the file (ui.picture says which names it takes).
+        if let last = words.last, words.count >= 2 || last.lowercased().hasSuffix(".svg") || last.lowercased().hasSuffix(".png") {
+            path = last
+            words.removeLast()
+        }
+        let expr = words.joined(separator: " ")
+        let env: TraitEnvironment
+        if !expr.isEmpty {
+            guard let e = environment(from: expr) else { return }
+            env = e
+        } else {
+            let scenes = host.world.connectedScenes
+            guard let first = scenes.first else {
+                message(style.error("no connected window scene; give an environment: :picture view"), withProgramName: false)
+                return
+            }
+            env = scenes.count == 1 ? first : first.screen
+        }
+        writePicture(of: env, to: path ?? defaultPicturePath(), trait: trait, why: nil)
+    }
+
+    /// ui.picture, then the file's absolute path, or the error.
+    private func writePicture(of env: TraitEnvironment, to path: String, trait: TraitDefinition?, why: TraitEnvironment?) {
+        do {
+            let written = try host.picture(of: env, path: path, trait: trait, why: why)
+            writeOut(absolutePath(written) + "\n")
+        } catch let error as LuaError {
+            message(style.error(error.text), withProgramName: false)
+        } catch {
+            message(style.error("\(error)"), withProgramName: false)
+        }
+    }
+
+    private func defaultPicturePath() -> String {
+        picturesWritten += 1
+        let dir = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(dir)/traitlab-\(getpid())-\(picturesWritten).svg"
+    }
+
+    private func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
+    }
+
+    /// `:why expr TraitName [file.svg|file.png]`; with a file, as a picture of
+    /// the scene with the value's path drawn in red.
+    private func why(_ arguments: String) {
+        var args = arguments
+        var path: String?
+        if let space = args.lastIndex(where: { $0 == " " || $0 == "\t" }) {
+            let last = String(args[args.index(after: space)...])
+            if last.lowercased().hasSuffix(".svg") || last.lowercased().hasSuffix(".png") {
+                path = last
+                args = trim(String(args[..<space]))
+            }
+        }
         guard let space = args.lastIndex(where: { $0 == " " || $0 == "\t" }) else {
-            _ = usage(":why expr TraitName   (for example :why view myAppTheme)")
+            _ = usage(":why expr TraitName [file.svg]   (for example :why view myAppTheme)")
             return
         }
         let traitName = String(args[args.index(after: space)...])
@@ -241,9 +353,18 @@ final class REPL {
             message(style.error("no trait named '\(traitName)' (a property name such as myAppTheme, or a trait name)"), withProgramName: false)
             return
         }
-        if let env = environment(from: expr) {
+        guard let env = environment(from: expr) else { return }
+        guard let path else {
             writeOut(explain(definition, for: env, style: style))
+            return
         }
+        // The whole scene (or whatever is above env), so the path shows in context.
+        var root = env
+        for node in traitChain(from: env) {
+            root = node
+            if node is WindowScene { break }
+        }
+        writePicture(of: root, to: path, trait: definition, why: env)
     }
 
     /// The first connected window scene, the default for `:traits`.
@@ -302,9 +423,11 @@ final class REPL {
 
         """
         let commands: [(String, String)] = [
-            (":tree [expr]", "the trait tree below expr (default: every connected window scene)"),
+            (":tree [full] [expr]", "the trait tree below expr (default: every connected window scene)"),
             (":traits [expr]", "every trait of an environment and where its value comes from"),
-            (":why expr Trait", "the chain of environments that produced one trait's value"),
+            (":why expr Trait [file]", "the chain of environments that produced one trait's value"),
+            (":picture [expr] [file]", "the tree drawn by Graphviz into an .svg or .png (default: in $TMPDIR)"),
+            ("  ... [Trait]", "with how that trait's values flow (:why with a file: one value's path)"),
             (":plugins", "the loaded plugins"),
             (":reload [name]", "run a plugin again (default: every loaded plugin)"),
             (":trace on|off", "print updates, handlers and lifecycle callbacks as they happen"),
@@ -313,7 +436,7 @@ final class REPL {
             (":help", "this text"),
             (":quit", "leave (Ctrl-D works too)"),
         ]
-        return keys + "Commands:\n" + commands.map { "  " + $0.0 + String(repeating: " ", count: max(1, 22 - $0.0.count)) + $0.1 }
+        return keys + "Commands:\n" + commands.map { "  " + $0.0 + String(repeating: " ", count: max(1, 24 - $0.0.count)) + $0.1 }
             .joined(separator: "\n") + "\n"
     }
 }

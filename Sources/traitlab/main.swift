@@ -64,7 +64,7 @@ private func warningFunction(_ ud: UnsafeMutableRawPointer?, _ msg: UnsafePointe
         return
     }
     if warningsEnabled {
-        writeError((warningContinues ? "" : "\(programName) warning: ") + text + (tocont != 0 ? "" : "\n"))
+        writeError((warningContinues ? "" : "Lua warning: ") + text + (tocont != 0 ? "" : "\n"))
     }
     warningContinues = tocont != 0
 }
@@ -104,6 +104,7 @@ func traitlabMain(_ argv: [String]) -> Int32 {
         switch argv[1] {
         case "test": return runTestCommand(Array(argv.dropFirst(2)))
         case "module-path": return printModulePath(Array(argv.dropFirst(2)))
+        case "swift": return runSwiftCommand(Array(argv.dropFirst(2)))
         default: break
         }
     }

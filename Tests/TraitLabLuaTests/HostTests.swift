@@ -97,6 +97,46 @@ final class HostTests: XCTestCase {
         XCTAssertNil(world, "the world and its environments must be freed with the host")
     }
 
+    /// `traitlab test` (and the `traitlab.busted` helper) give each spec file
+    /// a fresh world: nothing the previous file defined or connected is
+    /// reachable, the old world is freed once Lua drops its objects, and the
+    /// shared system traits stay the same Lua objects.
+    func testResetWorldStartsOverAndFreesTheOldWorld() throws {
+        let h = try host()
+        weak var old: TraitWorld?
+        XCTAssertNil(error(h, """
+        Theme = traits.define { name = "Theme", default = "a", property = "theme" }
+        swiftui.EnvironmentKey { name = "accent", default = "blue" }
+        local scene = ui.WindowScene {}
+        local w = ui.Window { windowScene = scene }
+        w.rootViewController = ui.ViewController {}
+        ui.update()
+        sizeClass = traits.HorizontalSizeClass
+        kept = ui.View {}
+        """))
+        old = h.world
+        h.resetWorld()
+        // An object of the old world, still held by Lua, is refused everywhere:
+        // no tree mixes two worlds.
+        for code in ["local _ = kept.traitCollection", "ui.View {}:addSubview(kept)", "kept:addSubview(ui.View {})"] {
+            let message = error(h, code)
+            XCTAssertTrue(message?.contains("earlier engine world") == true, "\(code): \(message ?? "no error")")
+        }
+        XCTAssertNil(error(h, """
+        kept = nil
+        assert(traits.named("theme") == nil, "the trait survived")
+        Theme, scene = nil, nil
+        assert(traits.HorizontalSizeClass == sizeClass, "system traits changed identity")
+        assert(ui.Screen.main.name == "main")
+        collectgarbage(); collectgarbage()
+        assert(ui.stats().environments == 1, "environments: " .. ui.stats().environments)
+        traits.define { name = "Theme", default = 2, property = "theme" }
+        swiftui.EnvironmentKey { name = "accent", default = "red" }
+        collectgarbage(); collectgarbage()
+        """))
+        XCTAssertNil(old, "the old world must be freed")
+    }
+
     func testSandboxHidesFilesProcessesAndNativeCode() throws {
         var options = LuaHostOptions()
         options.sandbox = true

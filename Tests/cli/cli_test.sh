@@ -180,7 +180,18 @@ function f()
 end
 f()
 ' "$TL" -i -e 'x = 10'
-expect "-i runs a REPL after -e (stdin not a terminal)" '[ $RC -eq 0 ] && [[ $OUT == *"TraitLab"* ]] && [[ $OUT == *"> 20"* ]] && [[ $OUT == *"> 11"* ]] && [[ $OUT == *">> "* ]] && [[ $OUT == *"\"multi\""* ]]'
+# As lua5.4 (readline) shows it: the prompt, the line read, then the results
+# through the global print (raw strings), per lua.c's l_print.
+expect "-i runs a REPL after -e (stdin not a terminal)" '[ $RC -eq 0 ] && [[ $OUT == *"TraitLab"* ]] && [[ $OUT == *$'"'"'> x * 2\n20\n'"'"'* ]] && [[ $OUT == *$'"'"'> =x + 1\n11\n'"'"'* ]] && [[ $OUT == *">>   return"* ]] && [[ $OUT == *$'"'"'> f()\nmulti\n'"'"'* ]]'
+run_stdin 'io.write("")
+=setmetatable({}, {__tostring = function() return "custom" end}), "s"
+' "$TL" -i -e '_PROMPT = setmetatable({}, {__tostring = function() return "P$ " end}); _PROMPT2 = "..."'
+expect "_PROMPT objects go through tostring; results through print (lua.c)" '[ $RC -eq 0 ] && [[ $OUT == *$'"'"'P$ =setmetatable'"'"'* ]] && [[ $OUT == *$'"'"'custom\ts\n'"'"'* ]]'
+run_stdin '1
+' "$TL" -i -e 'print = nil'
+expect "a failing print is reported as lua.c does" '[[ $ERR == *"error calling '"'"'print'"'"'"* ]]'
+run "$TL" -e 'local ok, e = pcall(function() warn("@on"); warn("hello") end)'
+expect "warnings start with Lua warning:" '[[ $ERR == "Lua warning: hello"* ]]'
 
 # ---------------------------------------------------------------- LUA_INIT, -E, -W
 run env LUA_INIT='x = 7' "$TL" -e 'print(x)'
@@ -282,6 +293,34 @@ expect "--sandbox refuses binary chunks" '[ $RC -eq 0 ] && [[ $OUT == nil* ]]'
 printf '\033LuaT' > binary.luac
 run "$TL" --sandbox binary.luac
 expect "--sandbox refuses a binary script" '[ $RC -eq 1 ] && [[ $ERR == *"binary"* ]]'
+
+# ---------------------------------------------------------------- lua.c parity
+# Ctrl-C in a script is lua.c's laction: one "interrupted!" error, which pcall catches.
+cat > ctrlc.lua <<'LUA'
+io.write("ready\n"); io.flush()
+local ok, e = pcall(function() while true do end end)
+print("caught", ok, e)
+LUA
+"$TL" ctrlc.lua > ctrlc.out 2>&1 &
+pid=$!
+for _ in $(seq 50); do grep -q ready ctrlc.out 2>/dev/null && break; sleep 0.1; done
+kill -INT "$pid"; wait "$pid"; RC=$?; OUT=$(cat ctrlc.out)
+expect "Ctrl-C in a script raises an error pcall can catch (lua.c laction)" '[ $RC -eq 0 ] && [[ $OUT == *"caught	false	"*"interrupted!"* ]]'
+run "$TL" --timeout 0.3 -e 'local ok = pcall(function() while true do end end) print("swallowed")'
+expect "--timeout stays uncatchable" '[ $RC -eq 1 ] && [[ $OUT != *swallowed* ]] && [[ $ERR == *"timed out"* ]]'
+# Debug hooks set by -l, -e or LUA_INIT survive into the script (luacov's -lluacov).
+mkdir -p hooks && cat > hooks/linehook.lua <<'LUA'
+lines = {}
+debug.sethook(function(_, line) lines[#lines + 1] = debug.getinfo(2, "S").short_src .. ":" .. line end, "l")
+return {}
+LUA
+printf 'local x = 1\nx = x + 1\nprint(#lines > 0, lines[#lines])\n' > hooked.lua
+run env LUA_PATH="hooks/?.lua;;" "$TL" -llinehook hooked.lua
+expect "a hook set by -l runs in the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	hooked.lua:3" ]'
+run env LUA_PATH="hooks/?.lua;;" "$TL" -e 'require "linehook"' -e 'x = 1' hooked.lua
+expect "a hook set by -e survives another -e and the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	hooked.lua:3" ]'
+run env LUA_INIT='lines = {} debug.sethook(function(_, l) lines[#lines + 1] = "init:" .. l end, "l")' "$TL" hooked.lua
+expect "a hook set by LUA_INIT runs in the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	init:3" ]'
 
 # ---------------------------------------------------------------- module-path
 run "$TL" module-path

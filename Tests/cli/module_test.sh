@@ -78,6 +78,29 @@ LUA
   out=$(cd "$work" && lua5.4 "$busted_bin" --output=TAP spec 2>&1); status=$?
   { [ $status -eq 0 ] && grep -q "^ok 1" <<<"$out" && grep -q "^ok 2" <<<"$out"; } \
     && ok "busted runs specs that require traitlab" || bad "busted (exit $status)" "$out"
+
+  # Two files defining the same trait and counting scenes: one shared world
+  # under stock busted, a fresh one per file with --helper=traitlab.busted.
+  mkdir -p "$work/worlds"
+  for n in one two; do
+    cat > "$work/worlds/${n}_spec.lua" <<'LUA'
+local tl = require "traitlab"
+describe("a file", function()
+  it("defines Theme and starts with the main screen alone", function()
+    assert.are.equal(1, tl.ui.stats().environments)
+    tl.traits.define { name = "Theme", default = "x", property = "theme" }
+    local scene = tl.ui.WindowScene {}
+    assert.are.equal("x", scene.traitCollection.theme)
+  end)
+end)
+LUA
+  done
+  out=$(cd "$work" && lua5.4 "$busted_bin" --output=TAP worlds 2>&1); status=$?
+  { [ $status -ne 0 ] && grep -q "^not ok 2" <<<"$out"; } \
+    && ok "without the helper, busted shares one world between files (the second file fails)" || bad "shared world (exit $status)" "$out"
+  out=$(cd "$work" && lua5.4 "$busted_bin" --helper=traitlab.busted --output=TAP worlds 2>&1); status=$?
+  { [ $status -eq 0 ] && grep -q "^ok 1" <<<"$out" && grep -q "^ok 2" <<<"$out"; } \
+    && ok "busted --helper=traitlab.busted gives each file a fresh world" || bad "helper (exit $status)" "$out"
 else
   echo "skip busted is not installed (scripts/setup.sh installs lua-busted)"
 fi

@@ -35,6 +35,10 @@ typedef struct tl_host {
     volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C)
     lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
     void *base_ud;
+    lua_State *saved_hook_thread;  // the program's own debug hook, put back
+    lua_Hook saved_hook;           // when an interrupt is cleared
+    int saved_hook_mask;
+    int saved_hook_count;
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -57,6 +61,7 @@ void tl_pushindexer(lua_State *L, int fnid, int table_index);
 void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues);
 void *tl_tobox(lua_State *L, int idx, int *kind);   // payload or NULL
 void tl_setbox(lua_State *L, int idx, void *payload); // replace payload (NULL on release)
+int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose object was released
 // The __gc metamethod for boxes: calls the Swift release, deferring it when Swift
 // frames are on the stack (a finalizer must not re-enter the engine mid-operation).
 int tl_box_gc(lua_State *L);
@@ -74,10 +79,36 @@ int tl_msghandler(lua_State *L);
 // ---- Interrupts (timeouts, Ctrl-C) ----
 // Safe from another thread or a signal handler: arms a count hook that raises.
 void tl_interrupt(lua_State *L, int reason);
+// The same for a coroutine (its own debug hook is not kept).
+void tl_interrupt_coroutine(lua_State *L, int reason);
 // Clears the hook once the chunk has unwound.
 void tl_clear_interrupt(lua_State *L);
 // Message used when an interrupt fires ("timed out" / "interrupted").
 void tl_set_timeout_message(const char *msg);
+
+// ---- Spec code under `traitlab test` (spec.c) ----
+// Sources whose Lua functions an interrupt never stops (busted, luassert ...):
+// prefixes of `source` as lua_getinfo reports it ("@/usr/share/lua/5.4/busted/").
+// With none set (the interpreter), every Lua function is stopped.
+void tl_spec_trust(const char *prefix);
+int tl_spec_trusted_code(lua_State *L, lua_Debug *ar);
+// Stops spec code with `message` (reason 3), as a timeout does.
+void tl_spec_stop(lua_State *L, const char *message);
+const char *tl_spec_stop_message(void);
+// Interrupts every coroutine being resumed through tl_spec_resume (the
+// deadline's signal handler calls it too: a hook belongs to one thread).
+void tl_spec_interrupt_running(int reason);
+// coroutine.resume and coroutine.wrap as lcorolib.c's, keeping the stack of
+// running coroutines for tl_spec_interrupt_running.
+int tl_spec_resume(lua_State *L);
+int tl_spec_wrap(lua_State *L);
+// The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
+void tl_set_limit(lua_State *L, size_t limit);
+size_t tl_counted_bytes(lua_State *L);
+void tl_clear_over_limit(lua_State *L);
+// Duplicates file descriptors (stdout to stderr for machine formats).
+int tl_dup(int fd);
+int tl_dup2(int from, int to);
 
 // ---- Deadlines (--timeout) ----
 // One process-wide deadline on the monotonic clock, kept by a POSIX timer whose

@@ -1,0 +1,167 @@
+// What `traitlab test` needs below Swift to stop spec code without stopping
+// busted: a list of trusted sources the interrupt hook lets run, a custom stop
+// message (a spec's os.exit), and coroutine.resume/wrap that keep the stack of
+// running coroutines, so an interrupt reaches a loop inside a coroutine (a
+// debug hook belongs to one thread). The coroutine functions follow
+// lcorolib.c of Lua 5.4.4 line for line, with the stack added.
+#include "CLuaShim.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+// ---------------------------------------------------------------------------
+// Trusted sources
+
+#define TL_MAX_TRUSTED 32
+static char *tl_trusted[TL_MAX_TRUSTED];
+static int tl_ntrusted;
+
+void tl_spec_trust(const char *prefix) {
+    if (tl_ntrusted < TL_MAX_TRUSTED && prefix && *prefix) {
+        char *copy = strdup(prefix);
+        if (copy) tl_trusted[tl_ntrusted++] = copy;
+    }
+}
+
+// Whether the function the hook runs in may go on: always when no source is
+// trusted (the interpreter); otherwise for C functions (raising in their call
+// hook would raise in their trusted caller) and trusted Lua sources.
+int tl_spec_trusted_code(lua_State *L, lua_Debug *ar) {
+    if (tl_ntrusted == 0) return 0;
+    if (!lua_getinfo(L, "S", ar)) return 0;
+    if (ar->what && ar->what[0] == 'C') return 1;
+    const char *source = ar->source ? ar->source : "";
+    for (int i = 0; i < tl_ntrusted; i++) {
+        if (strncmp(source, tl_trusted[i], strlen(tl_trusted[i])) == 0) return 1;
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// Stop messages
+
+static char tl_stop_message[512] = "stopped";
+
+void tl_spec_stop(lua_State *L, const char *message) {
+    strncpy(tl_stop_message, message ? message : "stopped", sizeof tl_stop_message - 1);
+    tl_stop_message[sizeof tl_stop_message - 1] = 0;
+    tl_interrupt(L, 3);
+    tl_spec_interrupt_running(3);
+}
+
+const char *tl_spec_stop_message(void) { return tl_stop_message; }
+
+// ---------------------------------------------------------------------------
+// Running coroutines
+
+#define TL_MAX_RUNNING 256
+static lua_State *volatile tl_running[TL_MAX_RUNNING];
+static volatile int tl_nrunning;
+
+// Safe in a signal handler: reads the stack and sets hooks.
+void tl_spec_interrupt_running(int reason) {
+    int n = tl_nrunning;
+    if (n > TL_MAX_RUNNING) n = TL_MAX_RUNNING;
+    for (int i = 0; i < n; i++) {
+        lua_State *co = tl_running[i];
+        if (co) tl_interrupt_coroutine(co, reason);
+    }
+}
+
+static lua_State *tl_getco(lua_State *L) {
+    lua_State *co = lua_tothread(L, 1);
+    luaL_argexpected(L, co, 1, "coroutine");
+    return co;
+}
+
+static int tl_auxresume(lua_State *L, lua_State *co, int narg) {
+    int status, nres;
+    if (!lua_checkstack(co, narg)) {
+        lua_pushliteral(L, "too many arguments to resume");
+        return -1;
+    }
+    lua_xmove(L, co, narg);
+    // A coroutine resumed after an interrupt fired stops too.
+    tl_host *h = tl_gethost(L);
+    if (h && h->interrupt) tl_interrupt_coroutine(co, h->interrupt);
+    int depth = tl_nrunning;
+    if (depth < TL_MAX_RUNNING) tl_running[depth] = co;
+    tl_nrunning = depth + 1;
+    status = lua_resume(co, L, narg, &nres);
+    tl_nrunning = depth;
+    if (status == LUA_OK || status == LUA_YIELD) {
+        if (!lua_checkstack(L, nres + 1)) {
+            lua_pop(co, nres);
+            lua_pushliteral(L, "too many results to resume");
+            return -1;
+        }
+        lua_xmove(co, L, nres);
+        return nres;
+    } else {
+        lua_xmove(co, L, 1);
+        return -1;
+    }
+}
+
+int tl_spec_resume(lua_State *L) {
+    lua_State *co = tl_getco(L);
+    int r = tl_auxresume(L, co, lua_gettop(L) - 1);
+    if (r < 0) {
+        lua_pushboolean(L, 0);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    lua_insert(L, -(r + 1));
+    return r + 1;
+}
+
+static int tl_auxwrap(lua_State *L) {
+    lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+    int r = tl_auxresume(L, co, lua_gettop(L));
+    if (r < 0) {
+        int stat = lua_status(co);
+        if (stat != LUA_OK && stat != LUA_YIELD) {
+            stat = lua_resetthread(co);
+            lua_xmove(co, L, 1);
+        }
+        if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+            luaL_where(L, 1);
+            lua_insert(L, -2);
+            lua_concat(L, 2);
+        }
+        return lua_error(L);
+    }
+    return r;
+}
+
+int tl_spec_wrap(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_State *NL = lua_newthread(L);
+    lua_pushvalue(L, 1);
+    lua_xmove(L, NL, 1);
+    lua_pushcclosure(L, tl_auxwrap, 1);
+    return 1;
+}
+
+// ---------------------------------------------------------------------------
+// Memory cap and file descriptors
+
+void tl_set_limit(lua_State *L, size_t limit) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->limit = limit;
+}
+
+size_t tl_counted_bytes(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    return h ? h->used : 0;
+}
+
+void tl_clear_over_limit(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->over_limit = 0;
+}
+
+int tl_dup(int fd) { return dup(fd); }
+int tl_dup2(int from, int to) { return dup2(from, to); }

@@ -1,0 +1,245 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TraitEngine
+
+// `ui.picture` and `ui.dump(node, "dot")`: the trait tree as a Graphviz graph,
+// rendered to SVG or PNG by Graphviz's `dot`.
+
+/// The Graphviz graph of a trait tree. Arrows follow inheritance in the
+/// world's current hierarchy mode; each window and each view controller is a
+/// box (a cluster) around its subtree; dashed grey arrows show containment
+/// that passes no traits in this mode (a child controller's parent, or the
+/// superview of a controller's view). Overrides are on a yellow background,
+/// values that changed in the last update are red (with the value before),
+/// and environments whose collection changed have a red border. With a
+/// `trait`, every environment shows its value of that trait, arrows take the
+/// colour of the value they carry, and the environments where a value enters
+/// (an override, or the root) have a double border: the path each value took.
+struct TreePicture {
+    var trait: TraitDefinition?
+    /// With `trait`: the environment whose value's path is drawn in red, from
+    /// where the value enters (`:why` as a picture).
+    var why: TraitEnvironment?
+    /// Refuse trees with more environments (pictures: `dot` takes minutes on
+    /// tens of thousands of nodes, and nobody can read the result).
+    var maximumNodes: Int?
+
+    static let palette = ["#1f77b4", "#2ca02c", "#9467bd", "#d62728", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
+
+    func dot(_ root: TraitEnvironment) throws -> String {
+        let mode = root.world.hierarchyMode.rawValue
+        let path = whyPath()
+        var out = "digraph traits {\n"
+        out += "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.35,\n"
+        out += "         label=<\(legend(mode: mode))>];\n"
+        out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10, margin=\"0.12,0.05\"];\n"
+        out += "  edge [color=\"#4d4d4d\", arrowsize=0.7, fontname=\"Helvetica\"];\n"
+        var ids: [ObjectIdentifier: Int] = [:]
+        var nodes: [TraitEnvironment] = []
+        var edges = ""
+        var values: [TraitValue] = []   // distinct values of `trait`, in order of appearance (colours)
+        func colour(_ v: TraitValue) -> String {
+            if let i = values.firstIndex(of: v) { return TreePicture.palette[i % TreePicture.palette.count] }
+            values.append(v)
+            return TreePicture.palette[(values.count - 1) % TreePicture.palette.count]
+        }
+        try walkTraitTree(root) { step in
+            switch step {
+            case .enter(let e, let parent, _, _, _):
+                let id = nodes.count
+                if let maximumNodes, id >= maximumNodes {
+                    throw LuaError.message("ui.picture: the tree has more than \(maximumNodes) environments, too many to draw: draw a subtree")
+                }
+                ids[ObjectIdentifier(e)] = id
+                nodes.append(e)
+                if opensCluster(e) {
+                    out += "  subgraph cluster_\(id) {\n"
+                    out += "    label=<\(html(clipped(e.description, to: 60)))>; fontsize=9; fontcolor=\"#555555\"; style=\"rounded,dashed\"; "
+                    out += "color=\"\(e is Window ? "#6c8ebf" : "#82b366")\";\n"
+                }
+                out += "  n\(id) [label=<\(label(e, parent: parent, colour: colour))>\(nodeStyle(e, parent: parent, path: path, colour: colour))];\n"
+                if let parent, let pid = ids[ObjectIdentifier(parent)] {
+                    var style = ""
+                    if let path {
+                        let onPath = path.contains(ObjectIdentifier(e)) && path.contains(ObjectIdentifier(parent))
+                        style = onPath ? " [color=\"#d62728\", penwidth=3]" : " [color=\"#bbbbbb\"]"
+                    } else if let trait {
+                        style = " [color=\"\(colour(e.traitCollection.rawValue(trait)))\", penwidth=2]"
+                    }
+                    edges += "  n\(pid) -> n\(id)\(style);\n"
+                }
+            case .leave(let e, _):
+                if opensCluster(e) { out += "  }\n" }
+            }
+        }
+        edges += containmentEdges(nodes, ids)
+        return out + edges + "}\n"
+    }
+
+    private func opensCluster(_ e: TraitEnvironment) -> Bool { e is Window || e is ViewController }
+
+    /// `why` and the environments above it up to the one whose override sets
+    /// `trait` (or the top of the tree).
+    private func whyPath() -> Set<ObjectIdentifier>? {
+        guard let trait, let why else { return nil }
+        var path = Set<ObjectIdentifier>()
+        var node: TraitEnvironment? = why
+        while let n = node, path.insert(ObjectIdentifier(n)).inserted {
+            if n.containsTraitOverride(trait) { break }
+            node = n.traitParent
+        }
+        return path
+    }
+
+    private func legend(mode: String) -> String {
+        var s = "<B>hierarchy mode \(mode)</B>: arrows pass traits; dashed arrows: containment that passes none"
+            + "<BR ALIGN=\"LEFT\"/>yellow: overrides · <FONT COLOR=\"#cc0000\">red: changed in the last update</FONT>"
+        if let trait, let why {
+            s += " · <FONT COLOR=\"#d62728\">red path: where \(html(trait.property)) of \(html(clipped(why.description, to: 60))) comes from</FONT>"
+        } else if let trait {
+            s += " · coloured arrows: values of \(html(trait.property)), double border where a value enters"
+        }
+        return s + "<BR ALIGN=\"LEFT\"/>"
+    }
+
+    private func label(_ e: TraitEnvironment, parent: TraitEnvironment?, colour: (TraitValue) -> String) -> String {
+        let tc = e.traitCollection
+        let before = e.traitCollectionBeforeLastUpdate
+        func line(_ prefix: String, _ d: TraitDefinition, _ value: TraitValue, colour plain: String?) -> String {
+            var text = "\(prefix)\(d.property) = \(shownValue(value))"
+            var c = plain
+            if let before, before.rawValue(d) != tc.rawValue(d), value == tc.rawValue(d) {
+                text += " (was \(shownValue(before.rawValue(d))))"
+                c = "#cc0000"
+            }
+            let body = html(clipped(text, to: 70))
+            return (c.map { "<FONT COLOR=\"\($0)\">\(body)</FONT>" } ?? body) + "<BR ALIGN=\"LEFT\"/>"
+        }
+        var s = "<B>\(html(clipped(e.description, to: 60)))</B><BR/>"
+        if e.needsTraitUpdate { s += "<I>update pending</I><BR/>" }
+        for o in e.traitOverrideEntries { s += line("override ", o.definition, o.value, colour: "#8a5a00") }
+        // What the overrides lines do not already say: differences from the
+        // parent, or for the root its non-default traits.
+        let candidates = parent.map { tc.changedTraits(from: $0.traitCollection) } ?? tc.entries.map(\.definition)
+        let shown = candidates.filter { e.traitOverride($0) != tc.rawValue($0) }
+        for d in shown where d !== trait { s += line("", d, tc.rawValue(d), colour: nil) }
+        // What else changed here in the last update (inherited), so a red border always says what.
+        for d in e.traitsChangedInLastUpdate where d !== trait && !shown.contains(where: { $0 === d }) && !e.containsTraitOverride(d) {
+            s += line("", d, tc.rawValue(d), colour: nil)
+        }
+        if let trait {
+            let v = tc.rawValue(trait)
+            s += "<FONT COLOR=\"\(colour(v))\"><B>\(html(clipped("\(trait.property) = \(shownValue(v))", to: 70)))</B></FONT><BR ALIGN=\"LEFT\"/>"
+        }
+        return s
+    }
+
+    private func nodeStyle(_ e: TraitEnvironment, parent: TraitEnvironment?, path: Set<ObjectIdentifier>?,
+                           colour: (TraitValue) -> String) -> String {
+        var attrs: [String] = []
+        if !e.traitOverrideEntries.isEmpty { attrs += ["style=\"rounded,filled\"", "fillcolor=\"#fff2cc\""] }
+        else if e === why { attrs += ["style=\"rounded,filled\"", "fillcolor=\"#fde0dc\""] }
+        if let path, let trait {
+            guard path.contains(ObjectIdentifier(e)) else { return attrs.isEmpty ? "" : ", " + attrs.joined(separator: ", ") }
+            attrs += ["color=\"#d62728\"", "penwidth=2"]
+            let source = e.containsTraitOverride(trait) || parent.map { !path.contains(ObjectIdentifier($0)) } ?? true
+            if source { attrs.append("peripheries=2") }
+        } else if !e.traitsChangedInLastUpdate.isEmpty {
+            attrs += ["color=\"#cc0000\"", "penwidth=2"]
+        }
+        if path == nil, let trait {
+            let entersHere = parent == nil || e.containsTraitOverride(trait)
+            if entersHere { attrs += ["peripheries=2", "color=\"\(colour(e.traitCollection.rawValue(trait)))\""] }
+        }
+        return attrs.isEmpty ? "" : ", " + attrs.joined(separator: ", ")
+    }
+
+    /// Dashed arrows for a controller's parent controller and its view's
+    /// superview when the mode makes it inherit from elsewhere.
+    private func containmentEdges(_ nodes: [TraitEnvironment], _ ids: [ObjectIdentifier: Int]) -> String {
+        var out = ""
+        for case let vc as ViewController in nodes {
+            guard let id = ids[ObjectIdentifier(vc)] else { continue }
+            let inheritsFrom = vc.traitParent
+            if let p = vc.parent, p !== inheritsFrom, let pid = ids[ObjectIdentifier(p)] {
+                out += "  n\(pid) -> n\(id) [style=dashed, color=\"#999999\", fontcolor=\"#777777\", fontsize=8, label=\"child\", constraint=false];\n"
+            }
+            if let s = vc.viewIfLoaded?.superview, s !== inheritsFrom, let sid = ids[ObjectIdentifier(s)] {
+                out += "  n\(sid) -> n\(id) [style=dashed, color=\"#999999\", fontcolor=\"#777777\", fontsize=8, label=\"superview\", constraint=false];\n"
+            }
+        }
+        return out
+    }
+}
+
+/// Text for a Graphviz HTML-like label.
+func html(_ s: String) -> String {
+    var out = ""
+    for ch in printable(s) {
+        switch ch {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        default: out.append(ch)
+        }
+    }
+    return out
+}
+
+// MARK: - Rendering with dot
+
+/// What `ui.picture` writes: the format `dot` is asked for, from the path's extension.
+func pictureFormat(of path: String) throws -> String {
+    let lower = path.lowercased()
+    if lower.hasSuffix(".svg") { return "svg" }
+    if lower.hasSuffix(".png") { return "png" }
+    throw LuaError.message("ui.picture: the path must end in .svg or .png, got '\(clipped(path, to: 200))'")
+}
+
+/// Renders `dotText` into `path` with Graphviz's `dot` (found on PATH),
+/// killing it after `timeout` seconds.
+func renderPicture(_ dotText: String, to path: String, timeout: Double) throws {
+    let format = try pictureFormat(of: path)
+    guard !path.utf8.contains(0) else { throw LuaError.message("ui.picture: the path contains a zero byte") }
+    try checkWritable(path)
+    let result: ProgramResult
+    do {
+        result = try runProgram("dot", ["-T" + format, "-o" + path], input: Array(dotText.utf8), timeout: timeout)
+    } catch ProgramError.notFound {
+        throw LuaError.message("ui.picture needs Graphviz's 'dot' program, which is not on PATH: install the Debian package graphviz (apt-get install graphviz)")
+    } catch ProgramError.timedOut {
+        throw LuaError.message("ui.picture: dot did not finish within \(formatSeconds(timeout)) (stopped): draw a smaller subtree")
+    } catch ProgramError.failed(let why) {
+        throw LuaError.message("ui.picture: could not run dot: \(why)")
+    }
+    guard result.status == 0 else {
+        let message = result.errorOutput.split(separator: "\n").prefix(3).joined(separator: "; ")
+        throw LuaError.message("ui.picture: dot failed (\(result.statusText))\(message.isEmpty ? "" : ": " + clipped(message, to: 300))")
+    }
+}
+
+private func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() && s < 1e9 ? "\(Int(s)) s" : "\(s) s"
+}
+
+/// A clear error for a path `dot` could not write, before running it.
+private func checkWritable(_ path: String) throws {
+    var st = stat()
+    if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+        throw LuaError.message("ui.picture: '\(clipped(path, to: 200))' is a directory")
+    }
+    let dir: String
+    if let slash = path.lastIndex(of: "/") {
+        dir = slash == path.startIndex ? "/" : String(path[..<slash])
+    } else {
+        dir = "."
+    }
+    if stat(dir, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR {
+        throw LuaError.message("ui.picture: cannot write '\(clipped(path, to: 200))': no directory '\(clipped(dir, to: 200))'")
+    }
+    if access(dir, W_OK) != 0 {
+        throw LuaError.message("ui.picture: cannot write '\(clipped(path, to: 200))': \(String(cString: strerror(errno)))")
+    }
+}

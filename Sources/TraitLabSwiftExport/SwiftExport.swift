@@ -1,0 +1,394 @@
+import TraitEngine
+
+/// Swift source for custom traits, their enums, SwiftUI environment keys and
+/// bridges, in the pattern of WWDC23's "Unleash the UIKit trait system":
+///
+/// ```swift
+/// enum MyAppTheme: String, CaseIterable { case standard, pastel, bold, monochrome }
+/// struct ThemeTrait: UITraitDefinition {
+///     static let defaultValue = MyAppTheme.standard
+///     static let affectsColorAppearance = true
+///     static let name = "Theme"
+///     static let identifier = "com.example.theme"
+/// }
+/// extension UITraitCollection { var myAppTheme: MyAppTheme { self[ThemeTrait.self] } }
+/// extension UIMutableTraits { var myAppTheme: MyAppTheme { get {...} set {...} } }
+/// struct MyAppThemeKey: EnvironmentKey { static let defaultValue = MyAppTheme.standard }
+/// extension EnvironmentValues { var myAppTheme: MyAppTheme { get {...} set {...} } }
+/// extension MyAppThemeKey: UITraitBridgedEnvironmentKey { read/write through `myAppTheme` }
+/// ```
+///
+/// Naming: a trait named `Theme` becomes `ThemeTrait` (a name already ending in
+/// `Trait` is kept), a key `myAppTheme` becomes `MyAppThemeKey`, an enum keeps
+/// its name; names are UpperCamelCase made from the words of the TraitLab name.
+/// Properties are the trait's `property` and the key's name as they are.
+///
+/// `name`, `identifier` and `affectsColorAppearance` are written only where
+/// they differ from UIKit's defaults (the type's name, a generated
+/// identifier, `false`).
+///
+/// Table-valued traits: a default table whose keys are all property names
+/// and whose values are booleans, integers, numbers or strings becomes a
+/// `struct` named after the trait (`Insets` for `Insets`), with one `var` per
+/// key in key order, `Equatable`; the default value is its memberwise
+/// initializer. Any other table (an array, nested tables, an empty table) is
+/// reported as not exportable and left out.
+public struct SwiftExport {
+    public struct Options {
+        /// Names (a trait's name or property, an enum's name, a key's name,
+        /// or their Swift type names) to export; nil for everything.
+        public var only: [String]?
+        /// Whether to start with a comment and the `import` lines.
+        public var moduleHeader = true
+        /// Where the definitions came from, for the header comment.
+        public var sources: [String] = []
+        public init() {}
+    }
+
+    public struct Result {
+        public var source: String
+        /// One line for each definition left out, saying why.
+        public var notExported: [String]
+        /// Names in `only` that matched nothing.
+        public var unmatched: [String]
+        /// How many traits, enums and keys were written.
+        public var traitCount = 0, enumCount = 0, keyCount = 0
+    }
+
+    let traits: [TraitDefinition]
+    let keys: [EnvironmentKeyDefinition]
+    let options: Options
+
+    /// `traits` and `keys`: the custom ones, in definition order (system
+    /// traits and SwiftUI's own keys are skipped if present).
+    public init(traits: [TraitDefinition], keys: [EnvironmentKeyDefinition], options: Options = Options()) {
+        self.traits = traits.filter { !$0.isSystem }
+        self.keys = keys.filter { !$0.isBuiltin }
+        self.options = options
+    }
+
+    // MARK: - Planning: what to write, under which Swift names
+
+    private struct EnumPlan {
+        let type: TraitEnum
+        let swiftName: String
+        /// (Swift case name, raw value) in declaration order.
+        let cases: [(name: String, raw: String)]
+        func caseName(_ raw: String) -> String? { cases.first { $0.raw == raw }?.name }
+    }
+
+    private struct StructPlan {
+        let swiftName: String
+        /// One per key of the default table, in key order; the key is the field's name.
+        let fields: [(name: String, type: TraitValueType)]
+    }
+
+    private struct TraitPlan {
+        let def: TraitDefinition
+        let swiftName: String
+        let valueType: String
+        let defaultLiteral: String
+        let table: StructPlan?
+    }
+
+    private struct KeyPlan {
+        let key: EnvironmentKeyDefinition
+        let swiftName: String
+        let valueType: String
+        let defaultLiteral: String
+        let bridgedProperty: String?
+    }
+
+    private final class Names {
+        var used: Set<String> = []
+        /// `base`, or `base2`, `base3` ... when taken.
+        func claim(_ base: String) -> String {
+            var n = base, k = 2
+            while used.contains(n) { n = base + String(k); k += 1 }
+            used.insert(n)
+            return n
+        }
+    }
+
+    public func render() -> Result {
+        var notes: [String] = []
+        let selection = select()
+        let names = Names()
+        var enums: [EnumPlan] = []
+
+        func enumPlan(_ e: TraitEnum) -> EnumPlan {
+            if let p = enums.first(where: { $0.type == e }) { return p }
+            var caseNames = Set<String>()
+            let cases = e.cases.map { raw -> (name: String, raw: String) in
+                var n = SwiftNames.identifier(raw), k = 2
+                if n == "allCases" || n == "rawValue" || n == "init" { n += "Case" }
+                let base = n
+                while caseNames.contains(n) { n = base + String(k); k += 1 }
+                caseNames.insert(n)
+                return (n, raw)
+            }
+            let p = EnumPlan(type: e, swiftName: names.claim(SwiftNames.typeName(e.name)), cases: cases)
+            enums.append(p)
+            return p
+        }
+
+        /// The Swift type and literal for a value of `type`; nil with a reason when there is none.
+        func swiftType(_ type: TraitValueType, optional: Bool, value: TraitValue, structName: String)
+            -> (type: String, literal: String, table: StructPlan?)? {
+            var table: StructPlan?
+            let base: String
+            switch type {
+            case .boolean, .integer, .number, .string: base = scalarType(type) ?? ""
+            case .enumeration(let e):
+                if e.cases.isEmpty { return nil }
+                base = enumPlan(e).swiftName
+            case .table:
+                guard case .table(let t) = value, let plan = structPlan(t, name: structName) else { return nil }
+                table = plan
+                base = plan.swiftName
+            }
+            guard let lit = literal(value, type: type, table: table, enums: enums) else { return nil }
+            if optional { return (base + "?", lit, table) }
+            return (base, lit, table)
+        }
+
+        func structPlan(_ t: TraitTable, name: String) -> StructPlan? {
+            guard !t.entries.isEmpty else { return nil }
+            var fields: [(name: String, type: TraitValueType)] = []
+            for e in t.entries {
+                guard case .string(let k) = e.key, SwiftNames.isIdentifier(k) else { return nil }
+                switch e.value {
+                case .bool: fields.append((k, .boolean))
+                case .int: fields.append((k, .integer))
+                case .number: fields.append((k, .number))
+                case .string: fields.append((k, .string))
+                case .none, .table: return nil
+                }
+            }
+            return StructPlan(swiftName: names.claim(SwiftNames.typeName(name)), fields: fields)
+        }
+
+        // Traits.
+        var traitPlans: [TraitPlan] = []
+        for def in selection.traits {
+            let base = SwiftNames.typeName(def.name)
+            guard let (type, lit, table) = swiftType(def.valueType, optional: def.isOptional, value: def.defaultValue,
+                                                     structName: base) else {
+                if case .table = def.valueType {
+                    notes.append("trait '\(def.name)' is not exportable: its default table \(tableShape(def.defaultValue)); "
+                                 + "only tables with property-name keys and boolean, integer, number or string values become a struct")
+                } else {
+                    notes.append("trait '\(def.name)' is not exportable: its enum \(def.valueType.name) has no cases")
+                }
+                continue
+            }
+            let swiftName = names.claim(SwiftNames.traitTypeName(def.name))
+            traitPlans.append(TraitPlan(def: def, swiftName: swiftName, valueType: type, defaultLiteral: lit, table: table))
+        }
+
+        // Keys, and their bridges.
+        var keyPlans: [KeyPlan] = []
+        for key in selection.keys {
+            guard key.valueType != .table,
+                  let (type, lit, _) = swiftType(key.valueType, optional: key.isOptional, value: key.defaultValue, structName: "") else {
+                notes.append("environment key '\(key.name)' is not exportable: its \(key.valueType.name) values have no Swift type in the export")
+                continue
+            }
+            var property: String?
+            if let bridge = key.bridge {
+                switch BridgeAnalysis.bridgedTrait(of: key, bridge: bridge) {
+                case .trait(let t):
+                    if let plan = traitPlans.first(where: { $0.def === t }) {
+                        property = plan.def.property
+                    } else {
+                        notes.append("the bridge of environment key '\(key.name)' is not exported: its trait '\(t.name)' is not exported")
+                    }
+                case .notExportable(let why):
+                    notes.append("the bridge of environment key '\(key.name)' is not exportable: \(why)")
+                }
+            }
+            let swiftName = names.claim(SwiftNames.keyTypeName(key.name))
+            keyPlans.append(KeyPlan(key: key, swiftName: swiftName, valueType: type, defaultLiteral: lit, bridgedProperty: property))
+        }
+
+        // Writing.
+        var out: [String] = []
+        if options.moduleHeader, !traitPlans.isEmpty || !keyPlans.isEmpty {
+            // A control character (a newline in a file name) would end the comment.
+            let sources = options.sources.joined(separator: ", ").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }
+            let from = options.sources.isEmpty ? "" : " from " + String(sources)
+            out.append("// Generated by `traitlab swift export`\(from).")
+            out.append("import UIKit")
+            if !keyPlans.isEmpty { out.append("import SwiftUI") }
+            out.append("")
+        }
+        for e in enums { out.append(contentsOf: enumSource(e)); out.append("") }
+        for t in traitPlans {
+            if let s = t.table { out.append(contentsOf: structSource(s)); out.append("") }
+            out.append(contentsOf: traitSource(t)); out.append("")
+        }
+        for k in keyPlans { out.append(contentsOf: keySource(k)); out.append("") }
+        while out.last == "" { out.removeLast() }
+        return Result(source: out.isEmpty ? "" : out.joined(separator: "\n") + "\n", notExported: notes,
+                      unmatched: selection.unmatched,
+                      traitCount: traitPlans.count, enumCount: enums.count, keyCount: keyPlans.count)
+    }
+
+    // MARK: - Selection (--only)
+
+    private func select() -> (traits: [TraitDefinition], keys: [EnvironmentKeyDefinition], unmatched: [String]) {
+        guard let only = options.only else { return (traits, keys, []) }
+        var pickedTraits = Set<Int>(), pickedKeys = Set<Int>(), unmatched: [String] = []
+        for name in only {
+            var hit = false
+            for t in traits where t.name == name || t.property == name || SwiftNames.traitTypeName(t.name) == name
+                || SwiftNames.typeName(t.name) == name || enumName(t.valueType) == name {
+                pickedTraits.insert(t.id); hit = true
+            }
+            for k in keys where k.name == name || SwiftNames.keyTypeName(k.name) == name || enumName(k.valueType) == name {
+                pickedKeys.insert(k.id); hit = true
+            }
+            if !hit { unmatched.append(name) }
+        }
+        // A key's bridge needs its trait: a selected key brings it along.
+        for k in keys where pickedKeys.contains(k.id) {
+            if let b = k.bridge, case .trait(let t) = BridgeAnalysis.bridgedTrait(of: k, bridge: b) { pickedTraits.insert(t.id) }
+        }
+        return (traits.filter { pickedTraits.contains($0.id) }, keys.filter { pickedKeys.contains($0.id) }, unmatched)
+    }
+
+    private func enumName(_ t: TraitValueType) -> String? {
+        if case .enumeration(let e) = t { return e.name }
+        return nil
+    }
+
+    // MARK: - Source text
+
+    private func literal(_ v: TraitValue, type: TraitValueType, table: StructPlan?, enums: [EnumPlan]) -> String? {
+        switch v {
+        case .none: return "nil"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return type == .number ? SwiftNames.doubleLiteral(Double(i)) : SwiftNames.intLiteral(i)
+        case .number(let d): return SwiftNames.doubleLiteral(d)
+        case .string(let s):
+            if case .enumeration(let e) = type {
+                guard let p = enums.first(where: { $0.type == e }), let c = p.caseName(s) else { return nil }
+                return "\(p.swiftName).\(SwiftNames.declared(c))"
+            }
+            return SwiftNames.stringLiteral(s)
+        case .table(let t):
+            guard let table else { return nil }
+            var args: [String] = []
+            for f in table.fields {
+                guard let fv = t[.string(f.name)], let l = literal(fv, type: f.type, table: nil, enums: enums) else { return nil }
+                args.append("\(SwiftNames.declared(f.name)): \(l)")
+            }
+            return "\(table.swiftName)(\(args.joined(separator: ", ")))"
+        }
+    }
+
+    /// The Swift type of a boolean, integer, number or string value.
+    private func scalarType(_ t: TraitValueType) -> String? {
+        switch t {
+        case .boolean: return "Bool"
+        case .integer: return "Int"
+        case .number: return "Double"
+        case .string: return "String"
+        case .enumeration, .table: return nil
+        }
+    }
+
+    private func tableShape(_ v: TraitValue) -> String {
+        guard case .table(let t) = v else { return "is nil, which gives no fields for a struct" }
+        if t.entries.isEmpty { return "is empty" }
+        for e in t.entries {
+            guard case .string(let k) = e.key else { return "has a non-string key (an array or a mixed table)" }
+            guard SwiftNames.isIdentifier(k) else { return "has the key \"\(k)\", which is not a property name" }
+            if case .table = e.value { return "has a nested table under \"\(k)\"" }
+        }
+        return "cannot be written as a struct"
+    }
+
+    private func enumSource(_ e: EnumPlan) -> [String] {
+        var lines = ["enum \(e.swiftName): String, CaseIterable {"]
+        if e.cases.allSatisfy({ $0.name == $0.raw && !SwiftNames.keywords.contains($0.name) }) {
+            lines.append("    case " + e.cases.map(\.name).joined(separator: ", "))
+        } else {
+            for c in e.cases {
+                let decl = SwiftNames.declared(c.name)
+                lines.append(c.name == c.raw ? "    case \(decl)" : "    case \(decl) = \(SwiftNames.stringLiteral(c.raw))")
+            }
+        }
+        lines.append("}")
+        return lines
+    }
+
+    private func structSource(_ s: StructPlan) -> [String] {
+        ["struct \(s.swiftName): Equatable {"]
+            + s.fields.map { "    var \(SwiftNames.declared($0.name)): \(scalarType($0.type) ?? "String")" } + ["}"]
+    }
+
+    private func traitSource(_ t: TraitPlan) -> [String] {
+        let d = t.def
+        let prop = SwiftNames.declared(d.property)
+        var lines = ["struct \(t.swiftName): UITraitDefinition {"]
+        if d.isOptional || d.defaultValue == .none {
+            lines.append("    static let defaultValue: \(t.valueType) = \(t.defaultLiteral)")
+        } else {
+            lines.append("    static let defaultValue = \(t.defaultLiteral)")
+        }
+        if d.affectsColorAppearance { lines.append("    static let affectsColorAppearance = true") }
+        if d.name != t.swiftName { lines.append("    static let name = \(SwiftNames.stringLiteral(d.name))") }
+        if let id = d.identifier { lines.append("    static let identifier = \(SwiftNames.stringLiteral(id))") }
+        lines += [
+            "}",
+            "",
+            "extension UITraitCollection {",
+            "    var \(prop): \(t.valueType) { self[\(t.swiftName).self] }",
+            "}",
+            "",
+            "extension UIMutableTraits {",
+            "    var \(prop): \(t.valueType) {",
+            "        get { self[\(t.swiftName).self] }",
+            "        set { self[\(t.swiftName).self] = newValue }",
+            "    }",
+            "}",
+        ]
+        return lines
+    }
+
+    private func keySource(_ k: KeyPlan) -> [String] {
+        let name = SwiftNames.declared(k.key.name)
+        var lines = ["struct \(k.swiftName): EnvironmentKey {"]
+        if k.key.isOptional || k.key.defaultValue == .none {
+            lines.append("    static let defaultValue: \(k.valueType) = \(k.defaultLiteral)")
+        } else {
+            lines.append("    static let defaultValue = \(k.defaultLiteral)")
+        }
+        lines += [
+            "}",
+            "",
+            "extension EnvironmentValues {",
+            "    var \(name): \(k.valueType) {",
+            "        get { self[\(k.swiftName).self] }",
+            "        set { self[\(k.swiftName).self] = newValue }",
+            "    }",
+            "}",
+        ]
+        if let p = k.bridgedProperty.map(SwiftNames.declared) {
+            lines += [
+                "",
+                "extension \(k.swiftName): UITraitBridgedEnvironmentKey {",
+                "    static func read(from traitCollection: UITraitCollection) -> \(k.valueType) {",
+                "        traitCollection.\(p)",
+                "    }",
+                "",
+                "    static func write(to mutableTraits: inout UIMutableTraits, value: \(k.valueType)) {",
+                "        mutableTraits.\(p) = value",
+                "    }",
+                "}",
+            ]
+        }
+        return lines
+    }
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Lua 5.4.4's own testes/main.lua (the stand-alone interpreter's test suite)
+# with traitlab as the interpreter. The file is not part of this repository:
+# point LUA_TESTES at a checkout of Lua's testes folder (tag v5.4.4) to run it;
+# without it the suite is skipped. The checks that differ by design are
+# rewritten first (README, "Differences from lua5.4"):
+#   - messages start with "traitlab:", not the interpreter's path;
+#   - -h prints traitlab's help and exits 0 (lua5.4: "unrecognized option").
+# Usage: lua_testes_main_test.sh path/to/traitlab
+set -u
+bin=$(cd "$(dirname "${1:?usage: lua_testes_main_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")
+main=${LUA_TESTES:-}/main.lua
+if [ -z "${LUA_TESTES:-}" ] || [ ! -f "$main" ]; then
+  echo "skip Lua 5.4.4 testes/main.lua (set LUA_TESTES to Lua's testes folder to run it)"
+  echo "0 passed, 0 failed"
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$main" "$work/main.lua" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+by_design = [
+  ('NoRun(progname .. ": 6\\n", [[lua %s]], prog)', 'NoRun("traitlab: 6\\n", [[lua %s]], prog)'),
+  ('NoRun("unrecognized option \'-h\'", "lua -h")',
+   'RUN("lua -h > %s", out); assert(string.find(getoutput(), "usage: traitlab", 1, true))'),
+]
+for a, b in by_design:
+    if a not in s:
+        sys.exit("main.lua has changed: cannot find " + a)
+    s = s.replace(a, b)
+open(sys.argv[2], "w").write(s)
+PY
+[ $? -eq 0 ] || { echo "0 passed, 1 failed"; exit 1; }
+out=$(cd "$work" && "$bin" main.lua 2>&1); status=$?
+if [ $status -eq 0 ] && [ "$(tail -n 1 <<<"$out")" = "OK" ]; then
+  echo "ok   Lua 5.4.4 testes/main.lua passes with traitlab as the interpreter"
+  echo "1 passed, 0 failed"
+else
+  echo "FAIL Lua 5.4.4 testes/main.lua (exit $status)"; echo "$out" | tail -n 15 | sed 's/^/    /'
+  echo "0 passed, 1 failed"; exit 1
+fi
