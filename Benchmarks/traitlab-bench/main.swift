@@ -38,6 +38,13 @@ struct Options {
     var startRuns: Int { quick ? 3 : 31 }
     var workRuns: Int { quick ? 1 : 7 }
     var workload: (fib: Int, size: Int) { quick ? (22, 30_000) : (30, 400_000) }
+    /// Trees built from Lua (issue 14): sizes, runs, object loops, memory.
+    var luaTreeSizes: [Int] { quick ? [1_000, 10_000] : [10_000, 100_000] }
+    func luaTreeIterations(for views: Int) -> Int { quick ? 2 : (views >= 100_000 ? 5 : 9) }
+    var luaObjects: Int { quick ? 2_000 : 200_000 }
+    var freshViews: Int { quick ? 1_000 : 20_000 }
+    var luaMemoryViews: Int { quick ? 10_000 : 1_000_000 }
+    var promptRuns: Int { quick ? 2 : 11 }
 }
 
 func parseOptions(_ args: [String]) -> Options {
@@ -57,7 +64,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory --views N [--iterations K]"
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change --views N [--iterations K]"
                   + " | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
@@ -80,6 +87,18 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
     do {
         if name == "memory" {
             print("memory \(fixed(try measureMemory(views: o.views), 1)) bytes/view")
+        } else if name == "lua-memory" || name == "lua-memory-registration" {
+            let m = try measureLuaMemory(views: o.views, registration: name == "lua-memory-registration")
+            print("memory \(fixed(m.total, 1)) \(fixed(m.lua, 1)) bytes/view (total, Lua)")
+        } else if name == "lua-root-change" {
+            // The Lua-built plain tree's root change alone, for callgrind.
+            let host = try makeBenchHost()
+            _ = host.run("bench.buildLua(\(o.views), 'plain')", name: "=bench")
+            let start = now()
+            for _ in 0..<o.iterations { measuredRegion { _ = host.run("bench.changeLua()", name: "=bench") } }
+            let s = (now() - start) / Double(o.iterations)
+            print("\(name) views \(o.views) iterations \(o.iterations): \(duration(s)) per update, \(sig3(s / Double(o.views) * 1e9)) ns/view")
+            host.close()
         } else {
             let s = try runSingleCase(name, views: o.views, iterations: o.iterations)
             print("\(name) views \(o.views) iterations \(o.iterations): \(duration(s)) per update, \(sig3(s / Double(o.views) * 1e9)) ns/view")
@@ -218,6 +237,56 @@ func runAll(_ o: Options) -> Int32 {
     print(row("collections allocated per update", [collectionsPerUpdate], width: 0))
     report.check("memory case runs", m.error == nil, m.error ?? "")
 
+    // Trees built from Lua (issue 14), beside the same trees built from Swift and a plain-Lua reference.
+    var trees: [TreeFigures] = []
+    for n in o.luaTreeSizes {
+        for v in TreeVariant.allCases {
+            let t = measureTree(views: n, variant: v, iterations: o.luaTreeIterations(for: n))
+            trees.append(t)
+            report.check("Lua-built tree, \(v.label), \(short(n)) views", t.error == nil, t.error ?? "")
+            report.check("a root change reaches the deepest leaf of each tree (\(v.label), \(short(n)))", t.reachedLeaf)
+            if v != .plain {
+                report.check("\(v == .layout ? "layouts" : "handlers") run once per view (\(v.label), \(short(n)))",
+                             t.callbacksPerChange == n && t.plainCallbacksPerChange == n,
+                             "Lua-built \(t.callbacksPerChange), plain Lua \(t.plainCallbacksPerChange) of \(n)")
+            }
+        }
+    }
+    print(header("root change per view, by who built the tree", ["Swift-built", "Lua-built", "plain Lua", "Lua/Swift", "Lua/plain"]))
+    for t in trees {
+        let per = { (s: Double) in sig3(s / Double(t.views) * 1e9) + " ns" }
+        print(row("\(short(t.views)) views, \(t.variant.label)", [per(t.swiftBuilt), per(t.luaBuilt), per(t.plainLua),
+                                                                ratio(t.luaBuilt / t.swiftBuilt), ratio(t.luaBuilt / t.plainLua)]))
+    }
+    for t in trees where t.variant == .plain {
+        print(row("\(short(t.views)) views: build + first update", ["", sig3(t.luaBuild / Double(t.views) * 1e9) + " ns",
+                                                                   sig3(t.plainBuild / Double(t.views) * 1e9) + " ns", "",
+                                                                   ratio(t.luaBuild / t.plainBuild)]))
+    }
+    let objects = measureLuaObjects(count: o.luaObjects, freshViews: o.freshViews, repeats: o.luaRepeats)
+    print(header("Lua objects", ["TraitLab", "plain Lua", "ratio"]))
+    print(row("traits.collection { 3 traits }", [duration(objects.collection), duration(objects.plainCollection),
+                                                 ratio(objects.collection / objects.plainCollection)]))
+    print(row("tc:modifyingTraits(f)", [duration(objects.modifying), duration(objects.plainModifying),
+                                        ratio(objects.modifying / objects.plainModifying)]))
+    print(row("first read of a fresh collection", [duration(objects.freshRead), duration(objects.plainRead),
+                                                    ratio(objects.freshRead / objects.plainRead)]))
+    report.check("Lua object loops run", objects.error == nil, objects.error ?? "")
+
+    let lm = luaMemoryInChild(views: o.luaMemoryViews, registration: false)
+    let lmr = luaMemoryInChild(views: o.luaMemoryViews, registration: true)
+    print(header("memory: \(short(o.luaMemoryViews)) views built from Lua", ["peak RSS", "Lua heap", "Swift+rest"]))
+    for (label, m) in [("plain views", lm), ("one registration each", lmr)] {
+        print(row("\(label), bytes per view", [m.total.map { fixed($0, 0) } ?? "n/a", m.lua.map { fixed($0, 0) } ?? "n/a",
+                                                 (m.total.flatMap { t in m.lua.map { t - $0 } }).map { fixed($0, 0) } ?? "n/a"]))
+        report.check("Lua memory case runs (\(label))", m.error == nil, m.error ?? "")
+    }
+    var prompts: [Double] = []
+    if let traitlab = siblingTraitlab() {
+        for _ in 0..<o.promptRuns { if let p = timeToFirstPrompt(traitlab) { prompts.append(p) } }
+    }
+    print(row("REPL: time to the first prompt (pty)", [prompts.isEmpty ? "n/a" : duration(best(prompts))]))
+
     // Targets, judged at the sizes the issue names (the largest sizes in quick mode).
     let mid = propagation.count >= 2 ? propagation[propagation.count - 2] : propagation.last
     let top = propagation.count >= 2 ? propagation.last : nil
@@ -233,13 +302,37 @@ func runAll(_ o: Options) -> Int32 {
                   limit: 0) { "\(Int($0)) calls" }
     report.target("collection.someTrait vs a table field read", b.collectionRead / b.plainRead, limit: 4) { ratio($0) }
     report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
-    report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 3) { ratio($0) }
+    report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 2) { ratio($0) }
     report.target("pure-Lua work vs lua5.4", h.workTraitlab / h.workLua, limit: 1.05) { ratio($0) }
     report.target("pure-Lua work with --timeout vs lua5.4", h.workTraitlabTimeout / h.workLua, limit: 1.05) { ratio($0) }
     report.target("peak resident bytes per view at \(short(o.memoryViews))", m.bytesPerView, limit: 300) { fixed($0, 0) + " B" }
+    // Issue 14: trees and objects built from Lua.
+    let luaTop = o.luaTreeSizes.last!, luaLow = o.luaTreeSizes.first!
+    func tree(_ n: Int, _ v: TreeVariant) -> TreeFigures? { trees.first { $0.views == n && $0.variant == v } }
+    let limits: [TreeVariant: Double] = [.plain: 1.25, .registration: 3, .layout: 3]
+    for v in TreeVariant.allCases {
+        report.target("Lua-built vs Swift-built, \(v.label), \(short(luaTop))", tree(luaTop, v).map { $0.luaBuilt / $0.swiftBuilt },
+                      limit: limits[v]!) { ratio($0) }
+    }
+    for v in TreeVariant.allCases {
+        report.target("Lua-built vs plain Lua, \(v.label), \(short(luaTop))", tree(luaTop, v).map { $0.luaBuilt / $0.plainLua },
+                      limit: v == .layout ? 1 : 1.0 / 3) { ratio($0) }
+    }
+    if let a = tree(luaLow, .plain), let b = tree(luaTop, .plain) {
+        let views = Double(luaTop) / Double(luaLow)
+        report.target("Lua-built \(short(luaTop)) vs \(short(luaLow)) views (\(fixed(views, 0))× the views)", b.luaBuilt / a.luaBuilt,
+                      limit: views * 1.1) { ratio($0) }
+    }
+    report.target("build + first update, \(short(luaTop)) views, vs plain tables", tree(luaTop, .plain).map { $0.luaBuild / $0.plainBuild },
+                  limit: 3) { ratio($0) }
+    report.target("traits.collection {…} vs validated plain copy", objects.collection / objects.plainCollection, limit: 2) { ratio($0) }
+    report.target("modifyingTraits vs validated plain copy", objects.modifying / objects.plainModifying, limit: 2) { ratio($0) }
+    report.target("first read of a fresh collection vs a table read", objects.freshRead / objects.plainRead, limit: 2) { ratio($0) }
+    report.target("peak bytes per view, \(short(o.luaMemoryViews)) built from Lua", lm.total, limit: 300) { fixed($0, 0) + " B" }
+    report.target("same, one registration each", lmr.total, limit: 400) { fixed($0, 0) + " B" }
     print("\ntargets\(o.quick && o.judgeTargets ? " (quick mode: judged at small sizes; the issue's sizes need the full mode)" : "")")
     for line in report.targetLines { print(line) }
-    print("  instructions per view: scripts/bench-callgrind.sh")
+    print("  instructions per view (limit 400): scripts/bench-callgrind.sh")
     if o.judgeTargets { print("  \(report.met) met, \(report.missed) missed") }
 
     print("\nchecks")

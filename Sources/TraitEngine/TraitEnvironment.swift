@@ -19,6 +19,23 @@ public enum LifecycleEvent: String, CaseIterable, Sendable {
     case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
     case viewWillLayoutSubviews, viewDidLayoutSubviews, updateProperties, layoutSubviews, draw
 
+    /// This event's bit in ``TraitEnvironment/hostCallbacks``.
+    public var hostBit: UInt16 {
+        switch self {
+        case .viewDidLoad: return 1 << 0
+        case .viewWillAppear: return 1 << 1
+        case .viewIsAppearing: return 1 << 2
+        case .viewDidAppear: return 1 << 3
+        case .viewWillDisappear: return 1 << 4
+        case .viewDidDisappear: return 1 << 5
+        case .viewWillLayoutSubviews: return 1 << 6
+        case .viewDidLayoutSubviews: return 1 << 7
+        case .updateProperties: return 1 << 8
+        case .layoutSubviews: return 1 << 9
+        case .draw: return 1 << 10
+        }
+    }
+
     /// The callbacks whose reads of `self.traitCollection` are tracked (iOS 18).
     public var isTracked: Bool {
         switch self {
@@ -65,6 +82,16 @@ open class TraitEnvironment: CustomStringConvertible {
     @exclusivity(unchecked) var pending: PendingWork = []
     /// Set by a host (the Lua binding) that attaches an object to this environment.
     @exclusivity(unchecked) public var isExposed = false
+    /// What the host wants to hear about this environment (it keeps the bits
+    /// current): a ``LifecycleEvent/hostBit`` per lifecycle callback the
+    /// host's object defines, ``hostTraitCollectionDidChange``, and
+    /// ``hostCachesCollection`` while the host holds a view of the current
+    /// collection it must drop when the collection changes. The engine calls
+    /// the delegate only for the bits set, so an update costs nothing for what
+    /// a script did not ask for (it fills padding next to `isExposed`).
+    @exclusivity(unchecked) public var hostCallbacks: UInt16 = 0
+    public static let hostTraitCollectionDidChange: UInt16 = 1 << 11
+    public static let hostCachesCollection: UInt16 = 1 << 12
     /// The collection as of the last update that reached this environment.
     @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection
     @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
@@ -315,14 +342,16 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// Called for every trait change, after registrations (the deprecated catch-all).
     open func traitCollectionDidChange(_ previous: TraitCollection) throws {
-        if isExposed { try world.delegate?.environment(self, traitCollectionDidChange: previous) }
+        if hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
+            try world.delegate?.environment(self, traitCollectionDidChange: previous)
+        }
     }
 
     /// Runs a lifecycle callback. Subclasses written in Swift override the
     /// specific methods; this default forwards to the host.
     func invoke(_ event: LifecycleEvent) throws {
         world.trace(.lifecycle(self, event))
-        if isExposed { try world.delegate?.environment(self, lifecycle: event) }
+        if hostCallbacks & event.hostBit != 0 { try world.delegate?.environment(self, lifecycle: event) }
     }
 
     /// Runs `body` with reads of this environment's collection recorded, and

@@ -437,7 +437,7 @@ public final class TraitWorld {
             e.previousCollection = first ? nil : old
             e.changedInUpdate = updateNumber
         }
-        if e.isExposed { delegate?.environmentDidUpdateTraits(e) }
+        if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
         e.forEachTraitChild { $0.pending.insert(.traits) }
         e.pending.insert(.subtreeTraits)

@@ -9,13 +9,20 @@ final class OverridesBox {
 }
 
 /// The token `registerForTraitChanges` returns.
+///
+/// It names its environment by identity only: a weak reference would give the
+/// environment a side table, and every retain and release of it in an update
+/// would take Swift's slow path (a quarter of a Lua-built tree's update with
+/// one registration per view). Comparing a dead environment's identifier is
+/// harmless: handler ids are unique per host, so dropping one from another
+/// environment's table drops nothing.
 final class RegistrationBox {
     let registration: TraitChangeRegistration
-    weak var env: TraitEnvironment?
+    let envID: ObjectIdentifier
     let id: Int
     init(_ r: TraitChangeRegistration, env: TraitEnvironment, id: Int) {
         registration = r
-        self.env = env
+        envID = ObjectIdentifier(env)
         self.id = id
     }
 }
@@ -41,6 +48,20 @@ enum EnvironmentProperty: String, CaseIterable {
     }
 }
 
+/// The Lua callbacks an environment object or class can define, with their
+/// bits in ``TraitEnvironment/hostCallbacks``.
+/// (No dictionary: a new generic specialization costs start-up time.)
+func callbackBit(_ name: String) -> UInt16? {
+    if name == "traitCollectionDidChange" { return TraitEnvironment.hostTraitCollectionDidChange }
+    return LifecycleEvent(rawValue: name)?.hostBit
+}
+
+/// The callback names, by bit position ("" for unused bits).
+let callbackNames: [String] = (0..<16).map { bit in
+    if 1 << bit == TraitEnvironment.hostTraitCollectionDidChange { return "traitCollectionDidChange" }
+    return LifecycleEvent.allCases.first { $0.hostBit == 1 << bit }?.rawValue ?? ""
+}
+
 /// Keys under which an environment's field table keeps registration data.
 private let handlersKey = "__handlers"
 private let targetsKey = "__targets"
@@ -55,8 +76,20 @@ extension LuaHost {
             L.rawSet(-2, p.key)
         }
         refs.properties = L.ref()
+        // What __newindex sends to Swift: properties, and callbacks (whose bits
+        // an update reads instead of looking the name up).
+        L.newTable()
+        for (i, p) in EnvironmentProperty.allCases.enumerated() {
+            L.push(i + 1)
+            L.rawSet(-2, p.key)
+        }
+        for name in callbackNames where !name.isEmpty {
+            L.push(true)
+            L.rawSet(-2, name)
+        }
+        refs.setterKeys = L.ref()
 
-        L.registryGet(refs.properties)
+        L.registryGet(refs.setterKeys)
         tl_push_env_newindexer(L, LuaFunctions.id("environment.set", { c in try c.host.setProperty(c) }), -1)
         refs.envNewindex = L.ref()
         L.pop()
@@ -135,6 +168,7 @@ extension LuaHost {
             L.push(false); L.rawSet(mc, "__metatable")
         }
         L.pushFunction(LuaFunctions.id("class.call", { c in try c.host.construct(c) })); L.rawSet(mc, "__call")
+        L.pushFunction(LuaFunctions.id("class.newindex", { c in try c.host.setClassField(c) })); L.rawSet(mc, "__newindex")
         L.pushFunction(LuaFunctions.id("class.tostring", { c in
             guard let info = c.host.classInfo(at: 1) else { throw c.typeError(1, "class") }
             c.L.push("class " + info.name)
@@ -154,16 +188,76 @@ extension LuaHost {
         L.registryGet(refs.envToString); L.rawSet(im, "__tostring")
         L.push(name); L.rawSet(im, "__name")
         L.pushValue(c); L.rawSet(im, "__metatable")
+        // Callback bits: the parent's and the methods given here.
+        var bits: UInt16 = 0
+        if let parent {
+            L.registryGet(parent)
+            bits = classCallbacks(at: -1)
+            L.pop()
+        }
+        if let luaMethods {
+            L.forEachPair(luaMethods) {
+                if lua_type(L, -1) == LUA_TFUNCTION, let k = L.string(-2), let bit = callbackBit(k) { bits |= bit }
+            }
+        }
         // classes[C] = { name, kind, meta }
         L.registryGet(refs.classes)
         L.pushValue(c)
         L.newTable()
         L.push(name); L.rawSet(-2, "name")
         if let kind { L.push(kind.rawValue); L.rawSet(-2, "kind") }
+        L.push(Int(bits)); L.rawSet(-2, "callbacks")
         L.pushValue(im); L.rawSet(-2, "meta")
         lua_rawset(L, -3)
         L.pop(2)
         return L.ref()
+    }
+
+    /// `Class.name = value` for a name the class does not have yet. A callback
+    /// sets its bit on the class, its subclasses and their live objects.
+    private func setClassField(_ c: LuaCall) throws -> Int32 {
+        L.setTop(3)
+        guard lua_type(L, 1) == LUA_TTABLE else { throw c.typeError(1, "class") }
+        L.pushValue(2)
+        L.pushValue(3)
+        lua_rawset(L, 1)
+        guard lua_type(L, 3) == LUA_TFUNCTION, let name = L.string(2), let bit = callbackBit(name) else { return 0 }
+        // Which classes now find it (rare: classes are set up once, before most objects exist).
+        L.registryGet(refs.classes)
+        L.forEachPair(-1) {
+            let k = L.absIndex(-2)
+            if tl_rawlookup(L, k, name) == LUA_TFUNCTION, lua_type(L, k + 1) == LUA_TTABLE {
+                _ = L.rawGet(k + 1, "callbacks")
+                let old = L.integer(-1) ?? 0
+                L.pop()
+                L.push(old | Int(bit))
+                L.rawSet(k + 1, "callbacks")
+            }
+            L.pop()
+        }
+        L.pop()
+        L.registryGet(refs.objects)
+        L.forEachPair(-1) {
+            if let env = L.box(-1, as: TraitEnvironment.self), tl_rawlookup(L, -1, name) == LUA_TFUNCTION {
+                env.hostCallbacks |= bit
+            }
+            L.pop()
+        }
+        L.pop()
+        return 0
+    }
+
+    /// The callback bits of the class table at `i` (inherited ones included).
+    func classCallbacks(at i: Int32) -> UInt16 {
+        let t = L.absIndex(i)
+        L.registryGet(refs.classes)
+        L.pushValue(t)
+        defer { L.pop(2) }
+        guard lua_rawget(L, -2) == LUA_TTABLE else { return 0 }
+        _ = L.rawGet(-1, "callbacks")
+        let bits = UInt16(truncatingIfNeeded: L.integer(-1) ?? 0)
+        L.pop()
+        return bits
     }
 
     /// The class description of the class table at `i`: (name, kind), or nil.
@@ -253,12 +347,20 @@ extension LuaHost {
             L.pop()
         }
         guard lua_type(L, k) != LUA_TLIGHTUSERDATA else { throw LuaError.message("cannot use a light userdata as a field name") }
-        if L.isNil(v) { return }
+        if L.isNil(v) {
+            // Clears the field, if there is a field table at all.
+            if pushFields(u, create: false) { L.pushValue(k); L.pushNil(); lua_rawset(L, -3); L.pop() }
+            return
+        }
         pushFields(u)
         L.pushValue(k)
         L.pushValue(v)
         lua_rawset(L, -3)
         L.pop()
+        if lua_type(L, v) == LUA_TFUNCTION, let name = L.string(k), let bit = callbackBit(name),
+           let env = L.box(u, as: TraitEnvironment.self) {
+            env.hostCallbacks |= bit
+        }
     }
 
     // MARK: - Properties
@@ -283,6 +385,7 @@ extension LuaHost {
             if world.trackingEnvironment == nil {
                 L.pushValue(-1)
                 setHostField(1, "traitCollection")
+                env.hostCallbacks |= TraitEnvironment.hostCachesCollection
             }
         case .traitOverrides:
             if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
@@ -324,6 +427,10 @@ extension LuaHost {
     private func setProperty(_ c: LuaCall) throws -> Int32 {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
         let key = try c.string(2)
+        if EnvironmentProperty(rawValue: key) == nil, callbackBit(key) != nil {
+            try setUserField(1, key: 2, value: 3)
+            return 0
+        }
         try setProperty(env: env, object: 1, key: key, value: 3)
         return 0
     }
@@ -378,7 +485,7 @@ extension LuaHost {
                 let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
                 let token = try c.object(2, RegistrationBox.self, "TraitChangeRegistration")
                 env.unregisterForTraitChanges(token.registration)
-                if token.env === env { c.host.dropHandler(env: 1, id: token.id) }
+                if token.envID == ObjectIdentifier(env) { c.host.dropHandler(env: 1, id: token.id) }
                 return 0
             }),
             ("updateTraitsIfNeeded", { c in
@@ -588,7 +695,8 @@ extension LuaHost {
         let u = L.top
         guard pushFields(u, create: false) else { return false }
         let f = L.top
-        guard L.rawGet(f, handlersKey) == LUA_TTABLE else { return false }
+        L.registryGet(refs.keyHandlers)
+        guard lua_rawget(L, f) == LUA_TTABLE else { return false }
         guard lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else { return false }
         if lua_type(L, -1) == LUA_TFUNCTION {
             L.pushValue(u)

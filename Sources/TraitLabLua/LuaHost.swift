@@ -22,7 +22,9 @@ public struct LuaHostOptions {
 public final class LuaHost {
     /// The thread Swift code works on: the main state, or during a call from
     /// Lua the coroutine that made it (stack indices are per thread).
-    public internal(set) var L: LuaStatePointer
+    /// Unchecked exclusivity: the host runs on one thread and never holds an
+    /// access across a call; the run-time checks were 6% of a Lua-built update.
+    @exclusivity(unchecked) public internal(set) var L: LuaStatePointer
     /// The state this host was created with (closed with it).
     public let mainState: LuaStatePointer
     /// The engine world. ``resetWorld()`` replaces it (a fresh one per spec file).
@@ -30,7 +32,10 @@ public final class LuaHost {
     public let options: LuaHostOptions
     private let ownsState: Bool
     private(set) var isClosed = false
-    var refs = Refs()
+    @exclusivity(unchecked) var refs = Refs()
+    /// The collection whose object `refs.recentCollection` holds (a handler's
+    /// `previous` is the same for every view of an update).
+    @exclusivity(unchecked) var recentCollection: UnsafeMutableRawPointer?
     /// Trait enums defined by scripts, newest last (for inferring enum types from defaults).
     var definedEnums: [TraitEnum] = []
     var plugins = PluginRegistry()
@@ -49,6 +54,15 @@ public final class LuaHost {
         var classes: Int32 = LUA_NOREF      // class table -> { name, kind, meta }
         var properties: Int32 = LUA_NOREF   // environment property name -> id
         var collectionMeta: Int32 = LUA_NOREF
+        var trackingCollectionMeta: Int32 = LUA_NOREF  // shared by tracking objects: reads always reach Swift
+        var trackingCache: Int32 = LUA_NOREF    // collection pointer -> tracking object (weak values)
+        var boxGCMeta: Int32 = LUA_NOREF        // { __gc } shared by collection boxes
+        var recentCollection: Int32 = LUA_NOREF // the object of the collection pushed last (a strong slot)
+        // Interned keys for the update-time paths (no Swift string conversion).
+        var keyHandlers: Int32 = LUA_NOREF      // "__handlers"
+        var definitionsByProperty: Int32 = LUA_NOREF  // property name -> definition userdata
+        var callbackKeys: [Int32] = []          // callback names by bit position (hostCallbacks)
+        var keyTraitCollection: Int32 = LUA_NOREF  // "traitCollection"
         var definitionMeta: Int32 = LUA_NOREF
         var enumMeta: Int32 = LUA_NOREF
         var mutableMeta: Int32 = LUA_NOREF
@@ -56,6 +70,7 @@ public final class LuaHost {
         var tokenMeta: Int32 = LUA_NOREF
         var colorMeta: Int32 = LUA_NOREF
         var envNewindex: Int32 = LUA_NOREF
+        var setterKeys: Int32 = LUA_NOREF   // property and callback names: what __newindex sends to Swift
         var envToString: Int32 = LUA_NOREF
         var library: Int32 = LUA_NOREF      // { traits, ui, swiftui, plugins }
         var next: Int32 = LUA_NOREF         // the standard `next`, for __pairs
@@ -161,8 +176,13 @@ public final class LuaHost {
             L.pop()
         }
         L.pop()
+        // The slot of the last pushed collection object goes too: its collection
+        // may be freed once the boxes are dropped, and its address reused.
+        recentCollection = nil
+        L.push(true)
+        lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
         for ref in [refs.objects, refs.anchors, refs.collectionBoxes, refs.collectionCache,
-                    refs.definitions, refs.dynamicColorFunctions] {
+                    refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
             L.registryGet(ref)
             L.pushNil()
             while lua_next(L, -2) != 0 {
@@ -239,6 +259,20 @@ public final class LuaHost {
         refs.anchors = table(mode: nil)
         refs.collectionBoxes = table(mode: "k")
         refs.collectionCache = table(mode: "v")
+        refs.trackingCache = table(mode: "v")
+        L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc")
+        refs.boxGCMeta = L.ref()
+        L.push(true)
+        refs.recentCollection = L.ref()
+        L.push("__handlers")
+        refs.keyHandlers = L.ref()
+        L.push("traitCollection")
+        refs.keyTraitCollection = L.ref()
+        refs.definitionsByProperty = table(mode: nil)
+        refs.callbackKeys = (0..<16).map { bit in
+            L.push(callbackNames[bit])
+            return L.ref()
+        }
         refs.definitions = table(mode: nil)
         refs.dynamicColorFunctions = table(mode: "v")
         refs.classes = table(mode: nil)
@@ -299,6 +333,9 @@ public final class LuaHost {
         let u = L.top
         // The class's instance metatable, shared by all its objects; the field
         // table (the user value) is made when something is first stored.
+        // Callback bits (inherited ones included) live in the class's description,
+        // kept current by the classes' __newindex: an update never looks a callback up by name.
+        env.hostCallbacks = classCallbacks(at: classIndex)
         L.registryGet(refs.classes)
         L.pushValue(classIndex)
         if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "meta") == LUA_TTABLE {
@@ -375,48 +412,73 @@ public final class LuaHost {
     /// Pushes the Lua object for a collection: an empty proxy P whose own
     /// metatable's __index is a cache table C. Values read once are stored in C,
     /// so the next read is two raw lookups; writes to P always reach __newindex.
-    /// Objects are cached per collection; a tracking object (automatic trait
-    /// tracking) is always fresh, so its reads always reach Swift once.
+    /// Objects are cached per collection. A tracking object (automatic trait
+    /// tracking) has no cache: its reads always reach Swift, where they are
+    /// recorded; it is one empty table with a shared metatable, also cached
+    /// per collection, so a layoutSubviews reading a trait allocates nothing.
     func push(_ tc: TraitCollection, tracking: Bool = false) {
         let key = Unmanaged.passUnretained(tc).toOpaque()
         if !tracking {
-            L.registryGet(refs.collectionCache)
-            if tl_rawgetp(L, -1, key) != LUA_TNIL {
-                tl_remove(L, -2)
-                return
-            }
-            L.pop(2)
+            // The slot keeps the object (and so the collection) alive: the key cannot be reused meanwhile.
+            if key == recentCollection { L.registryGet(refs.recentCollection); return }
+            pushObject(tc, key: key, tracking: false)
+            L.pushValue(-1)
+            lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
+            recentCollection = key
+            return
         }
+        pushObject(tc, key: key, tracking: true)
+    }
+
+    private func pushObject(_ tc: TraitCollection, key: UnsafeMutableRawPointer, tracking: Bool) {
+        L.registryGet(tracking ? refs.trackingCache : refs.collectionCache)
+        if tl_rawgetp(L, -1, key) != LUA_TNIL {
+            tl_remove(L, -2)
+            return
+        }
+        L.pop()
+        let objects = L.top
         L.newTable()
         let p = L.top
-        L.newTable()
-        let cache = L.top
-        L.registryGet(refs.collectionMeta)
-        let template = L.top
-        L.newTable(nrec: 8)
-        let mp = L.top
-        L.forEachPair(template) {
-            L.pushValue(-2)
-            L.pushValue(-2)
-            lua_rawset(L, mp)
+        if tracking {
+            L.registryGet(refs.trackingCollectionMeta)
+            lua_setmetatable(L, p)
+            L.registryGet(refs.collectionBoxes)
+            pushCollectionBox(tc)
+            L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
+        } else {
+            L.newTable()
+            let cache = L.top
+            L.registryGet(refs.collectionMeta)
+            let template = L.top
+            L.newTable(nrec: 8)
+            let mp = L.top
+            L.forEachPair(template) {
+                L.pushValue(-2)
+                L.pushValue(-2)
+                lua_rawset(L, mp)
+            }
+            L.pushValue(cache)
+            L.rawSet(mp, "__index")
+            lua_setmetatable(L, p)
+            lua_setmetatable(L, cache)
+            // Both the proxy and its cache map to the Swift collection.
+            L.registryGet(refs.collectionBoxes)
+            pushCollectionBox(tc)
+            L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
+            L.pushValue(cache); L.pushValue(-2); lua_rawset(L, -4)
         }
-        L.pushValue(cache)
-        L.rawSet(mp, "__index")
-        lua_setmetatable(L, p)
-        lua_setmetatable(L, cache)
-        // Both the proxy and its cache map to the Swift collection.
-        L.registryGet(refs.collectionBoxes)
-        L.pushBox(tc, kind: .collection)
-        L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc"); lua_setmetatable(L, -2)
-        L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
-        L.pushValue(cache); L.pushValue(-2); lua_rawset(L, -4)
         L.setTop(p)
-        if !tracking {
-            L.registryGet(refs.collectionCache)
-            L.pushValue(p)
-            tl_rawsetp(L, -2, key)
-            L.pop()
-        }
+        L.pushValue(p)
+        tl_rawsetp(L, objects, key)
+        tl_remove(L, objects)
+    }
+
+    /// The userdata that keeps a collection alive while its Lua objects live.
+    private func pushCollectionBox(_ tc: TraitCollection) {
+        L.pushBox(tc, kind: .collection)
+        L.registryGet(refs.boxGCMeta)
+        lua_setmetatable(L, -2)
     }
 
     /// The collection a Lua value stands for (its proxy or its cache table), if any.
@@ -472,13 +534,29 @@ enum EnvironmentKind: String {
 // MARK: - The world's delegate
 
 extension LuaHost: TraitWorldDelegate {
+    /// Pushes the callback for `bit` of the object at `u` (its own field or
+    /// its class's), with an interned key; true when it is a function.
+    private func lookUpCallback(_ u: Int32, _ bit: UInt16) -> Bool {
+        L.registryGet(refs.callbackKeys[bit.trailingZeroBitCount])
+        let t = tl_rawlookup_at(L, u, -1)
+        tl_remove(L, -2)
+        return t == LUA_TFUNCTION
+    }
+
     public func environment(_ env: TraitEnvironment, owner: TraitEnvironment?, holds: Bool) {
         push(env)
         hold(-1, by: owner, holds)
         L.pop()
     }
 
+    /// Called only while the object caches a collection (``TraitEnvironment/hostCachesCollection``).
     public func environmentDidUpdateTraits(_ env: TraitEnvironment) {
+        dropCachedCollection(env)
+    }
+
+    /// Drops the `traitCollection` the object's field table caches.
+    func dropCachedCollection(_ env: TraitEnvironment) {
+        env.hostCallbacks &= ~TraitEnvironment.hostCachesCollection
         push(env)
         L.pushNil()
         setHostField(-2, "traitCollection")
@@ -489,22 +567,19 @@ extension LuaHost: TraitWorldDelegate {
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        guard tl_rawlookup(L, u, "traitCollectionDidChange") == LUA_TFUNCTION else { return }
+        guard lookUpCallback(u, TraitEnvironment.hostTraitCollectionDidChange) else { return }
         L.pushValue(u)
         push(previous)
         try call(2)
     }
 
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
+        // Reads during tracked work must reach Swift, not the cached table.
+        if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        if event.isTracked {
-            // Reads during tracked work must reach Swift, not the cached table.
-            L.pushNil()
-            setHostField(u, "traitCollection")
-        }
-        guard tl_rawlookup(L, u, event.rawValue) == LUA_TFUNCTION else { return }
+        guard lookUpCallback(u, event.hostBit) else { return }
         L.pushValue(u)
         try call(1)
     }

@@ -80,9 +80,26 @@ extension LuaHost {
 
     /// The definition named by the key at `i`: a definition object or a property name.
     func definition(forKey i: Int32) throws -> TraitDefinition {
+        let i = L.absIndex(i)
+        if lua_type(L, i) == LUA_TSTRING {
+            // Property names seen before: one raw lookup with the Lua string
+            // itself, no Swift string and no hashing on the Swift side.
+            L.registryGet(refs.definitionsByProperty)
+            L.pushValue(i)
+            lua_rawget(L, -2)
+            if let d = L.box(-1, as: TraitDefinition.self) { L.pop(2); return d }
+            L.pop(2)
+        }
         if let d = L.box(i, as: TraitDefinition.self) { return d }
         if let p = L.string(i) {
-            if let d = world.registry.definition(forProperty: p) { return d }
+            if let d = world.registry.definition(forProperty: p) {
+                L.registryGet(refs.definitionsByProperty)
+                L.pushValue(i)
+                push(d)
+                lua_rawset(L, -3)
+                L.pop()
+                return d
+            }
             throw LuaError.message("unknown trait property '\(p)'\(suggestion(for: p))")
         }
         throw LuaError.message("expected a trait definition or property name, got \(L.typeName(i))")
@@ -175,8 +192,7 @@ extension LuaHost {
             c.L.push(try c.object(1, TraitEnum.self, "TraitEnum").cases.count)
             return 1
         })])
-        refs.collectionMeta = makeMeta(name: "TraitCollection", index: ("collection.index", { c in try c.host.collectionField(c) }),
-                                       methods: [
+        let collectionMethods: [String: (String, LuaFunction)] = [
                                         "changedTraits": ("TraitCollection:changedTraits", { c in try c.host.changedTraits(c) }),
                                         "modifyingTraits": ("TraitCollection:modifyingTraits", { c in try c.host.modifyingTraits(c) }),
                                         "encode": ("TraitCollection:encode", { c in
@@ -184,7 +200,9 @@ extension LuaHost {
                                             c.L.push(tc.encodedJSON())
                                             return 1
                                         }),
-                                       ],
+                                       ]
+        refs.collectionMeta = makeMeta(name: "TraitCollection", index: ("collection.index", { c in try c.host.collectionField(c) }),
+                                       methods: collectionMethods,
                                        newindex: { _ in throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy") },
                                        tostring: { c in
             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
@@ -202,6 +220,25 @@ extension LuaHost {
                 return 3
             }),
         ], gc: false)
+        // Tracking objects share one metatable: the same one, with an indexer that never caches.
+        L.registryGet(refs.collectionMeta)
+        L.newTable()
+        let tm = L.top
+        L.forEachPair(tm - 1) {
+            L.pushValue(-2)
+            L.pushValue(-2)
+            lua_rawset(L, tm)
+        }
+        L.newTable()
+        for (k, f) in collectionMethods {
+            L.pushFunction(LuaFunctions.id(f.0, f.1))
+            L.rawSet(-2, k)
+        }
+        tl_pushindexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), -1)
+        L.rawSet(tm, "__index")
+        L.pop()
+        refs.trackingCollectionMeta = L.ref()
+        L.pop()
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -454,11 +491,12 @@ extension LuaHost {
         return 1
     }
 
-    private func collectionField(_ c: LuaCall) throws -> Int32 {
+    private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         let d = try definition(forKey: 2)
         let v = tc[d]
         push(v)
+        if !cache { return 1 }
         // Immutable values are cached in the cache table (arg 1 when the proxy
         // missed), so the next read is a raw lookup. Tables are copied on every read.
         if case .table = v { return 1 }
