@@ -165,3 +165,42 @@ void tl_clear_over_limit(lua_State *L) {
 
 int tl_dup(int fd) { return dup(fd); }
 int tl_dup2(int from, int to) { return dup2(from, to); }
+
+// ---------------------------------------------------------------------------
+// xpcall whose message handler an interrupt skips
+//
+// Lua runs a message handler for an error raised inside a debug hook with
+// hooks off, so a handler that loops after a --timeout could never be
+// stopped. While an interrupt is pending the handler is not called and the
+// error goes on as it is; otherwise this is lbaselib.c's xpcall (Lua 5.4.4).
+
+static int tl_xpcall_handler(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (h && h->interrupt) return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+static int tl_finishpcall(lua_State *L, int status, lua_KContext extra) {
+    if (status != LUA_OK && status != LUA_YIELD) {
+        lua_pushboolean(L, 0);
+        lua_pushvalue(L, -2);
+        return 2;
+    }
+    return lua_gettop(L) - (int)extra;
+}
+
+int tl_xpcall(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, tl_xpcall_handler, 1);
+    lua_replace(L, 2);
+    lua_pushboolean(L, 1);
+    lua_pushvalue(L, 1);
+    lua_rotate(L, 3, 2);
+    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, tl_finishpcall);
+    return tl_finishpcall(L, status, 2);
+}

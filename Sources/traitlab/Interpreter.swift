@@ -43,6 +43,10 @@ final class Interpreter {
         let t = L.top
         lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
         lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
+        // A message handler runs with hooks off after an interrupt: skip it then.
+        L.setTop(base)
+        lua_pushcclosure(L, tl_xpcall, 0)
+        lua_setglobal(L, "xpcall")
     }
 
     /// The mode chunks are loaded in: the sandbox refuses binary chunks,

@@ -272,6 +272,10 @@ expect "--timeout stops a loop inside a coroutine" '[ $RC -eq 1 ] && [[ $ERR == 
 # after the deadline, through resume or wrap) times out back to the prompt.
 run_stdin $'x = 41\ncoroutine.wrap(function() while true do end end)()\nprint(coroutine.resume(coroutine.create(function() while true do end end)))\nlocal co = coroutine.wrap(function() coroutine.yield() while true do end end); co(); co()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
 expect "REPL: --timeout in a coroutine returns to the prompt with the session" '[[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 3 ] && [[ $ERR != *"did not stop"* ]]'
+# Lua runs a message handler with hooks off once a hook raised: after the
+# deadline xpcall skips the handler, so a looping one cannot hang the REPL.
+run_stdin $'x = 41\nxpcall(function() error("x") end, function() while true do end end)\nxpcall(function() while true do end end, function() while true do end end)\nprint(xpcall(error, function(m) return "handled " .. m end, "y"))\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+expect "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ $OUT == *"alive	42"* ]] && [[ $OUT == *"handled y"* ]] && [[ $ERR != *"did not stop"* ]]'
 run "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
 expect "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
 run "$TL" --timeout 5 -e 'print("quick")'

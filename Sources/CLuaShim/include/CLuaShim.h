@@ -119,6 +119,8 @@ void tl_spec_interrupt_running(int reason);
 // running coroutines for tl_spec_interrupt_running.
 int tl_spec_resume(lua_State *L);
 int tl_spec_wrap(lua_State *L);
+// xpcall whose message handler is skipped while an interrupt is pending.
+int tl_xpcall(lua_State *L);
 // The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
 void tl_set_limit(lua_State *L, size_t limit);
 size_t tl_counted_bytes(lua_State *L);
