@@ -164,9 +164,30 @@ tl_host *tl_attach(lua_State *L) {
     return h;
 }
 
+// Closing runs the remaining finalizers, which a --timeout deadline aimed at
+// this state may have to stop; but its signal handler must not touch the state
+// once it is freed. The last block lua_close frees is the main one (lstate.c,
+// close_state), which starts at the extra space: freeing it forgets the state.
+static lua_Alloc tl_closing_base;
+static void *tl_closing_block;
+static lua_State *tl_closing_state;
+
+static void *tl_closing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    if (nsize == 0 && ptr != NULL && ptr == tl_closing_block) tl_deadline_forget(tl_closing_state);
+    return tl_closing_base(ud, ptr, osize, nsize);
+}
+
 void tl_close(lua_State *L) {
     tl_host *h = tl_gethost(L);
+    void *ud;
+    tl_closing_base = lua_getallocf(L, &ud);
+    tl_closing_block = lua_getextraspace(L);
+    tl_closing_state = L;
+    lua_setallocf(L, tl_closing_alloc, ud);
     lua_close(L);
+    tl_deadline_forget(L);
+    tl_closing_block = NULL;
+    tl_closing_state = NULL;
     free(h);
 }
 
@@ -537,6 +558,13 @@ int tl_deadline_arm(lua_State *L, double seconds, double grace, const char *hard
     tl_deadline_fired = 0;
     tl_deadline_set(seconds);
     return 1;
+}
+
+void tl_deadline_forget(lua_State *L) {
+    if (tl_deadline_ready && tl_deadline_target == L) {
+        tl_deadline_set(0);
+        tl_deadline_target = NULL;
+    }
 }
 
 int tl_deadline_disarm(void) {

@@ -204,3 +204,78 @@ int tl_xpcall(lua_State *L) {
     int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, tl_finishpcall);
     return tl_finishpcall(L, status, 2);
 }
+
+// ---------------------------------------------------------------------------
+// Finalizers an interrupt reaches
+//
+// Lua runs a `__gc` metamethod with debug hooks off on the thread that
+// collected (lgc.c, GCTM: "stop debug hooks during GC metamethod"), so a
+// finalizer that loops could never be stopped by --timeout or Ctrl-C. A hook
+// belongs to one thread, though: setmetatable (and debug.setmetatable) below
+// replace a Lua function found in the metatable's `__gc` field by a C
+// trampoline that runs it in a fresh coroutine, registered on the stack of
+// running coroutines the interrupt reaches. Everything else is unchanged: an
+// error (an interrupt included) leaves the finalizer as it would have, and Lua
+// reports it as a warning ("error in __gc (...)"); a finalizer cannot yield,
+// as before.
+
+static int tl_gc_trampoline(lua_State *L) {
+    lua_settop(L, 1);
+    lua_State *co = lua_newthread(L);            // the object, the thread
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_xmove(L, co, 1);
+    lua_pushvalue(L, 1);
+    int r = tl_auxresume(L, co, 1);
+    if (r >= 0 && lua_status(co) == LUA_YIELD) {
+        // ldo.c's lua_yieldk messages for a finalizer run by this thread.
+        int ismain = lua_pushthread(L);
+        lua_pop(L, 1);
+        if (ismain) lua_pushliteral(L, "attempt to yield from outside a coroutine");
+        else lua_pushliteral(L, "attempt to yield across a C-call boundary");
+        r = -1;
+    }
+    if (r < 0) {
+        // Close the finalizer's pending to-be-closed variables first, as
+        // unwinding would have, then raise its error where Lua expects it.
+        lua_resetthread(co);
+        return lua_error(L);
+    }
+    return 0;
+}
+
+// Wraps the Lua function in `__gc` of the metatable at `mt`, once.
+static void tl_wrap_finalizer(lua_State *L, int mt) {
+    mt = lua_absindex(L, mt);
+    lua_pushliteral(L, "__gc");
+    if (lua_rawget(L, mt) == LUA_TFUNCTION && !lua_iscfunction(L, -1)) {
+        lua_pushcclosure(L, tl_gc_trampoline, 1);
+        lua_pushliteral(L, "__gc");
+        lua_insert(L, -2);
+        lua_rawset(L, mt);
+    } else {
+        lua_pop(L, 1);
+    }
+}
+
+// lbaselib.c's setmetatable (Lua 5.4.4), wrapping finalizers.
+int tl_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    if (t == LUA_TTABLE) tl_wrap_finalizer(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+// ldblib.c's db_setmetatable (Lua 5.4.4), wrapping finalizers.
+int tl_debug_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    lua_settop(L, 2);
+    if (t == LUA_TTABLE) tl_wrap_finalizer(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}

@@ -121,6 +121,10 @@ int tl_spec_resume(lua_State *L);
 int tl_spec_wrap(lua_State *L);
 // xpcall whose message handler is skipped while an interrupt is pending.
 int tl_xpcall(lua_State *L);
+// setmetatable and debug.setmetatable that run a Lua `__gc` function in a
+// coroutine an interrupt reaches (Lua runs finalizers with hooks off).
+int tl_setmetatable(lua_State *L);
+int tl_debug_setmetatable(lua_State *L);
 // The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
 void tl_set_limit(lua_State *L, size_t limit);
 size_t tl_counted_bytes(lua_State *L);
@@ -141,6 +145,9 @@ int tl_deadline_arm(lua_State *L, double seconds, double grace, const char *hard
 // Stops the count; returns whether the deadline passed since it was armed.
 int tl_deadline_disarm(void);
 int tl_deadline_passed(void);
+// Stops the count if it is aimed at L, and forgets L (tl_close calls it as the
+// state's memory goes, after its last finalizer ran under the deadline).
+void tl_deadline_forget(lua_State *L);
 
 // ---- Table helpers that never raise or trigger metamethods ----
 // Looks `key` (string) up on the object at idx: its metatable's fields when the
