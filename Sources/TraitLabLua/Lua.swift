@@ -37,8 +37,14 @@ struct LuaCall {
 /// The process-wide table of Swift functions exposed to Lua. Every state uses
 /// the same ids, so a function is registered once, by name.
 enum LuaFunctions {
-    nonisolated(unsafe) static var functions: [(name: String, body: LuaFunction)] = []
-    nonisolated(unsafe) static var ids: [String: Int32] = [:]
+    /// Room for every function the libraries register (about 100), so that
+    /// creating the first host never regrows them (start-up, docs/performance.md).
+    @exclusivity(unchecked) nonisolated(unsafe) static var functions: [(name: String, body: LuaFunction)] = {
+        var a: [(name: String, body: LuaFunction)] = []
+        a.reserveCapacity(256)
+        return a
+    }()
+    @exclusivity(unchecked) nonisolated(unsafe) static var ids = [String: Int32](minimumCapacity: 256)
     /// Swift objects whose Lua box was collected while Swift was on the stack;
     /// released at the next safe point.
     nonisolated(unsafe) static var deferredReleases: [UnsafeMutableRawPointer] = []
