@@ -45,6 +45,8 @@ struct Options {
     var freshViews: Int { quick ? 1_000 : 20_000 }
     var luaMemoryViews: Int { quick ? 10_000 : 1_000_000 }
     var promptRuns: Int { quick ? 2 : 11 }
+    var specFiles: Int { quick ? 20 : 500 }
+    var specRuns: Int { quick ? 1 : 3 }
 }
 
 func parseOptions(_ args: [String]) -> Options {
@@ -65,7 +67,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
             print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change --views N [--iterations K]"
-                  + " | --print-workload [--quick]")
+                  + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
         }
@@ -90,6 +92,11 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
         } else if name == "lua-memory" || name == "lua-memory-registration" {
             let m = try measureLuaMemory(views: o.views, registration: name == "lua-memory-registration")
             print("memory \(fixed(m.total, 1)) \(fixed(m.lua, 1)) bytes/view (total, Lua)")
+        } else if name == "spec-files" {
+            // --views is the number of files here.
+            let f = measureSpecFiles(files: o.views, runs: o.iterations)
+            if let e = f.error { throw BenchError(e) }
+            print("spec-files \(f.files): traitlab -j1 \(duration(f.traitlabJ1)), -j2 \(duration(f.traitlabJ2)), busted \(duration(f.busted))")
         } else if name == "lua-root-change" {
             // The Lua-built plain tree's root change alone, for callgrind.
             let host = try makeBenchHost()
@@ -228,6 +235,15 @@ func runAll(_ o: Options) -> Int32 {
     report.check("traitlab and lua5.4 run -e '' and the workload", h.error == nil && h.runsSucceeded, h.error ?? "")
     report.check("traitlab and lua5.4 compute the same workload result", h.error == nil && h.sameResults)
 
+    // Spec files: traitlab test against busted under lua5.4 with the module.
+    let sf = measureSpecFiles(files: o.specFiles, runs: o.specRuns)
+    print(header("spec files: \(sf.files) small files, best of \(o.specRuns)", ["seconds", "files/s", "vs busted"]))
+    let filesPerSecond = { (s: Double) in s.isNaN ? "n/a" : fixed(Double(sf.files) / s, 0) }
+    print(row("traitlab test -j 1", [duration(sf.traitlabJ1), filesPerSecond(sf.traitlabJ1), ratio(sf.busted / sf.traitlabJ1)]))
+    print(row("traitlab test -j 2", [duration(sf.traitlabJ2), filesPerSecond(sf.traitlabJ2), ratio(sf.busted / sf.traitlabJ2)]))
+    print(row("lua5.4 busted --helper=traitlab.busted", [duration(sf.busted), filesPerSecond(sf.busted), ""]))
+    report.check("traitlab test and busted pass every test of the spec files", sf.error == nil && sf.allPassed, sf.error ?? "")
+
     // Memory.
     let m = memoryInChild(views: o.memoryViews)
     var collectionsPerUpdate = "n/a"
@@ -303,6 +319,8 @@ func runAll(_ o: Options) -> Int32 {
     report.target("collection.someTrait vs a table field read", b.collectionRead / b.plainRead, limit: 4) { ratio($0) }
     report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
     report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 2) { ratio($0) }
+    report.target("traitlab test -j 1, time vs busted (files/s at least busted's)", sf.error == nil ? sf.traitlabJ1 / sf.busted : nil, limit: 1) { ratio($0) }
+    report.target("traitlab test -j 2, time vs busted", sf.error == nil ? sf.traitlabJ2 / sf.busted : nil, limit: 1) { ratio($0) }
     report.target("pure-Lua work vs lua5.4", h.workTraitlab / h.workLua, limit: 1.05) { ratio($0) }
     report.target("pure-Lua work with --timeout vs lua5.4", h.workTraitlabTimeout / h.workLua, limit: 1.05) { ratio($0) }
     report.target("peak resident bytes per view at \(short(o.memoryViews))", m.bytesPerView, limit: 300) { fixed($0, 0) + " B" }

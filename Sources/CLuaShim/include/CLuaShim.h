@@ -125,6 +125,9 @@ int tl_xpcall(lua_State *L);
 // coroutine an interrupt reaches (Lua runs finalizers with hooks off).
 int tl_setmetatable(lua_State *L);
 int tl_debug_setmetatable(lua_State *L);
+// debug.traceback with the same text, naming stack functions in one walk
+// over package.loaded (busted takes one per registered block).
+int tl_traceback(lua_State *L);
 // The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
 void tl_set_limit(lua_State *L, size_t limit);
 size_t tl_counted_bytes(lua_State *L);
