@@ -270,31 +270,15 @@ extension LuaHost {
         return old
     }
 
-    /// Forgets cached values of every collection table (definitions changed).
+    /// Forgets cached values of every collection object (definitions changed).
     func clearCollectionCaches() {
-        L.registryGet(refs.collectionBoxes)
-        var tables: [Int32] = []
-        L.forEachPair(-1) {
-            L.pushValue(-2)
-            tables.append(L.ref())
+        L.registryGet(refs.collectionCache)
+        L.pushNil()
+        while lua_next(L, -2) != 0 {
+            tl_collection_clear_cache(L, -1)
+            L.pop()
         }
         L.pop()
-        for ref in tables {
-            L.registryGet(ref)
-            var keys: [Int32] = []
-            L.forEachPair(-1) {
-                L.pushValue(-2)
-                keys.append(L.ref())
-            }
-            for k in keys {
-                L.registryGet(k)
-                L.pushNil()
-                lua_rawset(L, -3)
-                L.unref(k)
-            }
-            L.pop()
-            L.unref(ref)
-        }
     }
 }
 

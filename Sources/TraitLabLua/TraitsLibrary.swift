@@ -219,26 +219,39 @@ extension LuaHost {
                 c.host.pushEntryIterator(tc.entries)
                 return 3
             }),
-        ], gc: false)
-        // Tracking objects share one metatable: the same one, with an indexer that never caches.
+        ])
+        // The indexer: values read before (the box's user value), methods, then Swift.
+        // Tracking objects share a copy of the metatable whose indexer never caches.
+        L.newTable()
+        let methods = L.top
+        for (k, f) in collectionMethods {
+            L.pushFunction(LuaFunctions.id(f.0, f.1))
+            L.rawSet(methods, k)
+        }
         L.registryGet(refs.collectionMeta)
+        let meta = L.top
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), methods)
+        L.pushValue(-1)
+        L.rawSet(meta, "__index")
+        // The shared metatable of promoted objects' caches: a miss goes on to the same indexer.
+        L.newTable()
+        L.pushValue(-2)
+        L.rawSet(-2, "__index")
+        L.push("TraitCollection")
+        L.rawSet(-2, "__metatable")
+        refs.collectionCacheMeta = L.ref()
+        L.pop()
         L.newTable()
         let tm = L.top
-        L.forEachPair(tm - 1) {
+        L.forEachPair(meta) {
             L.pushValue(-2)
             L.pushValue(-2)
             lua_rawset(L, tm)
         }
-        L.newTable()
-        for (k, f) in collectionMethods {
-            L.pushFunction(LuaFunctions.id(f.0, f.1))
-            L.rawSet(-2, k)
-        }
-        tl_pushindexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), -1)
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), methods)
         L.rawSet(tm, "__index")
-        L.pop()
         refs.trackingCollectionMeta = L.ref()
-        L.pop()
+        L.setTop(methods - 1)
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -497,13 +510,32 @@ extension LuaHost {
         let v = tc[d]
         push(v)
         if !cache { return 1 }
-        // Immutable values are cached in the cache table (arg 1 when the proxy
-        // missed), so the next read is a raw lookup. Tables are copied on every read.
+        // Immutable values are cached, so the next read of them never leaves
+        // the VM. Not on the first read of a collection (most are read once,
+        // after an update): the user value only notes it; the second read
+        // promotes the object (CLuaShim.h). Tables are copied on every read.
         if case .table = v { return 1 }
         if let tracked = world.trackingEnvironment, tracked.traitCollection === tc { return 1 }
+        switch lua_getiuservalue(L, 1, 1) {
+        case LUA_TTABLE:
+            break
+        case LUA_TBOOLEAN:
+            L.pop()
+            L.registryGet(refs.collectionMeta)
+            L.registryGet(refs.collectionCacheMeta)
+            tl_collection_promote(L, 1, -2, -1)
+            L.pop(2)
+            _ = lua_getiuservalue(L, 1, 1)
+        default:
+            L.pop()
+            L.push(false)
+            _ = lua_setiuservalue(L, 1, 1)
+            return 1
+        }
         L.pushValue(2)
-        L.pushValue(-2)
-        lua_rawset(L, 1)
+        L.pushValue(-3)
+        lua_rawset(L, -3)
+        L.pop()
         return 1
     }
 

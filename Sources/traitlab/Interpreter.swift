@@ -119,7 +119,8 @@ final class Interpreter {
 
     /// Runs a file, or standard input when `path` is nil.
     func dofile(_ path: String?) -> Int32 {
-        dochunk(luaL_loadfilex(L, path, loadMode))
+        tl_recover(L)
+        return dochunk(luaL_loadfilex(L, path, loadMode))
     }
 
     func dostring(_ code: String, name: String) -> Int32 {
@@ -175,6 +176,7 @@ final class Interpreter {
         let argv = invocation.argv
         let name = argv[invocation.script]
         let path: String? = name == "-" && argv[invocation.script - 1] != "--" ? nil : name
+        tl_recover(L)
         var status = luaL_loadfilex(L, path, loadMode)
         if status == LUA_OK {
             let n = pushScriptArguments()

@@ -47,6 +47,16 @@ typedef struct tl_host {
     size_t engine_base;        // malloc's heap, not Lua's, when the state was set up
     size_t engine_charged;     // estimated engine growth since the last measurement
     unsigned engine_calls;     // Swift calls since the last measurement
+    int refused;               // the cap refused an allocation since the last tl_recover
+    // `object.traitCollection` served from C (tl_env_index): the environment's
+    // current collection (NULL when the read must reach Swift, as tracked
+    // reads do), looked up in the registry table of collection objects.
+    void *(*env_collection)(void *swift_host, void *environment);
+    // Notes that the environment's field table caches its collection's object
+    // (read a second time), which the host drops when the collection changes.
+    void (*env_caches_collection)(void *environment);
+    int collection_objects_ref;
+    lua_Integer trait_collection_property;
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -54,6 +64,12 @@ lua_State *tl_newstate(size_t limit);
 // Attaches a host record to an existing state (the lua5.4 module case); idempotent.
 tl_host *tl_attach(lua_State *L);
 tl_host *tl_gethost(lua_State *L);
+// After the cap refused an allocation: a full collection, which runs the
+// finalizers that give dead objects' engine memory back (the emergency
+// collection Lua makes when an allocation fails runs none), then a fresh
+// measurement of the engine. Call where Lua code may run (not in a finalizer);
+// tl_pcall does. Allocates nothing and never raises.
+void tl_recover(lua_State *L);
 // Frees the host record after lua_close (tl_newstate only).
 void tl_close(lua_State *L);
 
@@ -164,9 +180,27 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 // protected instance metatable. User fields live under any key but "__"
 // names, which hold the host's bookkeeping and are never served to scripts.
 #define TL_KIND_ENVIRONMENT 1
+#define TL_KIND_COLLECTION 4
 // __index for the instance metatable: user fields, then the class chain (raw,
 // methods), then the property table; a known property calls Swift with
 // (object, key, property id). Checks that its object is an environment.
+// A collection is a box of kind TL_KIND_COLLECTION (retaining the Swift
+// collection) with the shared, protected collection metatable, whose __index
+// is the C function below: methods (raw), then Swift (fnid) with (object,
+// key). Made in one allocation; most collections are read once, after an
+// update. The user value notes the first read (false); the second promotes
+// the object (tl_collection_promote): a cache table of values read, and a
+// metatable of its own (a copy of the shared one) whose __index is that
+// table, so further reads never leave the VM; a miss reaches the same C
+// function through the cache's shared metatable. Tracking objects (whose
+// reads must reach Swift to be recorded) are never promoted.
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index);
+// Promotes the collection object at `box` (see above); `template_index` is the
+// shared metatable, `cache_meta_index` the caches' shared metatable. Leaves
+// nothing on the stack.
+void tl_collection_promote(lua_State *L, int box, int template_index, int cache_meta_index);
+// Forgets the values a collection object cached (definitions changed).
+void tl_collection_clear_cache(lua_State *L, int box);
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
 // __newindex: a known property calls Swift's setter with (object, key, value,
 // property id); other keys go to the field table (made on first use), except
