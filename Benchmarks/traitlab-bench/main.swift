@@ -66,7 +66,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change --views N [--iterations K]"
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout] --views N [--iterations K]"
                   + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
@@ -97,10 +97,12 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
             let f = measureSpecFiles(files: o.views, runs: o.iterations)
             if let e = f.error { throw BenchError(e) }
             print("spec-files \(f.files): traitlab -j1 \(duration(f.traitlabJ1)), -j2 \(duration(f.traitlabJ2)), busted \(duration(f.busted))")
-        } else if name == "lua-root-change" {
-            // The Lua-built plain tree's root change alone, for callgrind.
+        } else if name == "lua-root-change" || name == "lua-root-change-registration" || name == "lua-root-change-layout" {
+            // A Lua-built tree's root change alone, for callgrind (plain views,
+            // one registration each, or a Lua layoutSubviews reading a trait).
+            let variant = name == "lua-root-change" ? "plain" : String(name.dropFirst("lua-root-change-".count))
             let host = try makeBenchHost()
-            _ = host.run("bench.buildLua(\(o.views), 'plain')", name: "=bench")
+            if let e = host.run("bench.buildLua(\(o.views), '\(variant)')", name: "=bench") { throw BenchError(e) }
             let start = now()
             for _ in 0..<o.iterations { measuredRegion { _ = host.run("bench.changeLua()", name: "=bench") } }
             let s = (now() - start) / Double(o.iterations)

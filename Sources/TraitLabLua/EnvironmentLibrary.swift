@@ -631,7 +631,10 @@ extension LuaHost {
         }
         let id = nextHandlerID
         nextHandlerID += 1
-        let r = try env.addTraitChangeRegistration(for: defs) { [unowned self] env, previous in
+        // unowned(unsafe): the host owns the world that calls this (its
+        // `close` tears the world down); a checked unowned reference made
+        // every call take the object's slow reference-counting path.
+        let r = try env.addTraitChangeRegistration(for: defs) { [unowned(unsafe) self] env, previous in
             try self.deliver(env: env, id: id, previous: previous)
         }
         storeHandler(env: 1, id: id, handler: 3)
