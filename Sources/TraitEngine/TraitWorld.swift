@@ -46,8 +46,9 @@ public enum TraceEvent {
 /// mode and the update cycle (one run-loop turn per ``update()``).
 public final class TraitWorld {
     public let registry = TraitRegistry()
-    /// The SwiftUI environment keys: built-in, registered and bridged.
-    public let environmentKeys = EnvironmentKeyRegistry()
+    /// The SwiftUI environment keys: built-in, registered and bridged. Made
+    /// on first use (a fifth of a world's creation, which every start pays).
+    public private(set) lazy var environmentKeys = EnvironmentKeyRegistry()
     // The update cycle's state skips run-time exclusivity checks, as
     // TraitEnvironment's does (see there).
     @exclusivity(unchecked) public var stats = TraitStats()
