@@ -366,9 +366,12 @@ open class TraitEnvironment: CustomStringConvertible {
         let view = asViewController?.viewIfLoaded
         let tracker = TraitReadTracker(collection: traitCollection, viewCollection: view?.traitCollection)
         // Whether a read is tracked never depends on an earlier untracked one:
-        // a host drops what it cached of these collections first.
-        if isExposed { world.delegate?.environmentDidUpdateTraits(self) }
-        if let view, view.isExposed { world.delegate?.environmentDidUpdateTraits(view) }
+        // a host drops what it cached of these collections first (only a host
+        // that said it caches one: a call per callback otherwise).
+        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.delegate?.environmentDidUpdateTraits(self) }
+        if let view, view.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 {
+            world.delegate?.environmentDidUpdateTraits(view)
+        }
         let outer = TraitCollection.tracker
         let outerEnv = world.trackingEnvironment
         TraitCollection.tracker = tracker
