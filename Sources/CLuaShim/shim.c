@@ -614,6 +614,36 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 }
 
 // ---------------------------------------------------------------------------
+// Collection objects: one box each, one shared metatable (see CLuaShim.h).
+
+static int tl_collection_index(lua_State *L) {
+    lua_settop(L, 2);
+    int kind = 0;
+    if (tl_tobox(L, 1, &kind) == NULL || kind != TL_KIND_COLLECTION) {
+        if (tl_isdeadbox(L, 1))
+            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
+        return luaL_error(L, "bad self to a trait collection's __index (%s)", luaL_typename(L, 1));
+    }
+    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt collection indexer");
+    if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
+    lua_settop(L, 2);
+    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index) {
+    methods_index = lua_absindex(L, methods_index);
+    lua_pushinteger(L, fnid);
+    lua_pushvalue(L, methods_index);
+    lua_pushcclosure(L, tl_collection_index, 2);
+}
+
+// ---------------------------------------------------------------------------
 // Environment objects
 //
 // An environment is a box with one user value: its field table, made on the

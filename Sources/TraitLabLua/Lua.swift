@@ -182,7 +182,6 @@ extension LuaStatePointer {
             if let env = obj as? TraitEnvironment { return env.className }
             return LuaHost.kindName(of: obj)
         }
-        if lua_type(self, i) == LUA_TTABLE, LuaHost.isCollectionTable(self, i) { return "TraitCollection" }
         return String(cString: lua_typename(self, lua_type(self, i)))
     }
 

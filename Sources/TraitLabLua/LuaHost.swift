@@ -48,15 +48,13 @@ public final class LuaHost {
     struct Refs {
         var objects: Int32 = LUA_NOREF      // env pointer -> userdata (weak values)
         var anchors: Int32 = LUA_NOREF      // userdata -> true, for environments the world holds
-        var collectionBoxes: Int32 = LUA_NOREF  // collection table -> box (weak keys)
-        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> table (weak values)
+        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> collection object (weak values)
         var definitions: Int32 = LUA_NOREF  // definition pointer -> userdata
         var classes: Int32 = LUA_NOREF      // class table -> { name, kind, meta }
         var properties: Int32 = LUA_NOREF   // environment property name -> id
         var collectionMeta: Int32 = LUA_NOREF
-        var trackingCollectionMeta: Int32 = LUA_NOREF  // shared by tracking objects: reads always reach Swift
+        var trackingCollectionMeta: Int32 = LUA_NOREF  // the same table as collectionMeta (tracking boxes have no cache slot)
         var trackingCache: Int32 = LUA_NOREF    // collection pointer -> tracking object (weak values)
-        var boxGCMeta: Int32 = LUA_NOREF        // { __gc } shared by collection boxes
         var recentCollection: Int32 = LUA_NOREF // the object of the collection pushed last (a strong slot)
         // Interned keys for the update-time paths (no Swift string conversion).
         var keyHandlers: Int32 = LUA_NOREF      // "__handlers"
@@ -181,7 +179,7 @@ public final class LuaHost {
         recentCollection = nil
         L.push(true)
         lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
-        for ref in [refs.objects, refs.anchors, refs.collectionBoxes, refs.collectionCache,
+        for ref in [refs.objects, refs.anchors, refs.collectionCache,
                     refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
             L.registryGet(ref)
             L.pushNil()
@@ -257,11 +255,8 @@ public final class LuaHost {
         }
         refs.objects = table(mode: "v")
         refs.anchors = table(mode: nil)
-        refs.collectionBoxes = table(mode: "k")
         refs.collectionCache = table(mode: "v")
         refs.trackingCache = table(mode: "v")
-        L.newTable(); tl_pushboxgc(L); L.rawSet(-2, "__gc")
-        refs.boxGCMeta = L.ref()
         L.push(true)
         refs.recentCollection = L.ref()
         L.push("__handlers")
@@ -409,13 +404,13 @@ public final class LuaHost {
 
     // MARK: - Collections
 
-    /// Pushes the Lua object for a collection: an empty proxy P whose own
-    /// metatable's __index is a cache table C. Values read once are stored in C,
-    /// so the next read is two raw lookups; writes to P always reach __newindex.
-    /// Objects are cached per collection. A tracking object (automatic trait
-    /// tracking) has no cache: its reads always reach Swift, where they are
-    /// recorded; it is one empty table with a shared metatable, also cached
-    /// per collection, so a layoutSubviews reading a trait allocates nothing.
+    /// Pushes the Lua object for a collection: one box holding a retained
+    /// reference to it, with the shared, protected collection metatable and one
+    /// user value, the cache of values read (made on the first read; see
+    /// `collectionField`). Objects are cached per collection in a weak table. A
+    /// tracking object (automatic trait tracking) has no cache slot: its reads
+    /// always reach Swift, where they are recorded; it is also cached per
+    /// collection, so a layoutSubviews reading a trait allocates nothing.
     func push(_ tc: TraitCollection, tracking: Bool = false) {
         let key = Unmanaged.passUnretained(tc).toOpaque()
         if !tracking {
@@ -437,69 +432,25 @@ public final class LuaHost {
             return
         }
         L.pop()
-        let objects = L.top
-        L.newTable()
-        let p = L.top
-        if tracking {
-            L.registryGet(refs.trackingCollectionMeta)
-            lua_setmetatable(L, p)
-            L.registryGet(refs.collectionBoxes)
-            pushCollectionBox(tc)
-            L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
-        } else {
-            L.newTable()
-            let cache = L.top
-            L.registryGet(refs.collectionMeta)
-            let template = L.top
-            L.newTable(nrec: 8)
-            let mp = L.top
-            L.forEachPair(template) {
-                L.pushValue(-2)
-                L.pushValue(-2)
-                lua_rawset(L, mp)
-            }
-            L.pushValue(cache)
-            L.rawSet(mp, "__index")
-            lua_setmetatable(L, p)
-            lua_setmetatable(L, cache)
-            // Both the proxy and its cache map to the Swift collection.
-            L.registryGet(refs.collectionBoxes)
-            pushCollectionBox(tc)
-            L.pushValue(p); L.pushValue(-2); lua_rawset(L, -4)
-            L.pushValue(cache); L.pushValue(-2); lua_rawset(L, -4)
-        }
-        L.setTop(p)
-        L.pushValue(p)
-        tl_rawsetp(L, objects, key)
-        tl_remove(L, objects)
-    }
-
-    /// The userdata that keeps a collection alive while its Lua objects live.
-    private func pushCollectionBox(_ tc: TraitCollection) {
-        L.pushBox(tc, kind: .collection)
-        L.registryGet(refs.boxGCMeta)
+        L.pushBox(tc, kind: .collection, userValues: tracking ? 0 : 1)
+        L.registryGet(refs.collectionMeta)
         lua_setmetatable(L, -2)
+        L.pushValue(-1)
+        tl_rawsetp(L, -3, key)
+        tl_remove(L, -2)
     }
 
-    /// The collection a Lua value stands for (its proxy or its cache table), if any.
+    /// The collection a Lua value stands for, if it is a live collection object.
     func collection(at i: Int32) -> TraitCollection? {
-        guard lua_type(L, i) == LUA_TTABLE else { return nil }
-        let t = L.absIndex(i)
-        L.registryGet(refs.collectionBoxes)
-        L.pushValue(t)
-        lua_rawget(L, -2)
-        let c = L.box(-1, as: TraitCollection.self)
-        L.pop(2)
-        return c
-    }
-
-    static func isCollectionTable(_ L: LuaStatePointer, _ i: Int32) -> Bool {
-        LuaHost.from(L)?.collection(at: i) != nil
+        var kind: Int32 = 0
+        guard let p = tl_tobox(L, i, &kind), kind == BoxKind.collection.rawValue else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(p).takeUnretainedValue() as? TraitCollection
     }
 
     static func kindName(of obj: AnyObject) -> String {
         switch obj {
         case is TraitDefinition: return "TraitDefinition"
+        case is TraitCollection: return "TraitCollection"
         case is TraitEnum: return "TraitEnum"
         case is MutableTraitsBox: return "MutableTraits"
         case is OverridesBox: return "TraitOverrides"

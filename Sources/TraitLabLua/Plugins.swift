@@ -270,31 +270,19 @@ extension LuaHost {
         return old
     }
 
-    /// Forgets cached values of every collection table (definitions changed).
+    /// Forgets cached values of every live collection object (definitions changed).
     func clearCollectionCaches() {
-        L.registryGet(refs.collectionBoxes)
-        var tables: [Int32] = []
+        L.registryGet(refs.collectionCache)
         L.forEachPair(-1) {
-            L.pushValue(-2)
-            tables.append(L.ref())
+            if lua_getiuservalue(L, -1, 1) == LUA_TTABLE {
+                L.pop()
+                L.pushNil()
+                lua_setiuservalue(L, -2, 1)
+            } else {
+                L.pop()
+            }
         }
         L.pop()
-        for ref in tables {
-            L.registryGet(ref)
-            var keys: [Int32] = []
-            L.forEachPair(-1) {
-                L.pushValue(-2)
-                keys.append(L.ref())
-            }
-            for k in keys {
-                L.registryGet(k)
-                L.pushNil()
-                lua_rawset(L, -3)
-                L.unref(k)
-            }
-            L.pop()
-            L.unref(ref)
-        }
     }
 }
 

@@ -28,7 +28,6 @@ extension LuaHost {
             if s.utf8.count > 15 { try chargeEngine(s.utf8.count) }   // shorter ones are stored inline
             return .string(s)
         case LUA_TTABLE:
-            if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
             try L.ensureStack(8)
             var entries: [TraitTable.Entry] = []
@@ -46,6 +45,7 @@ extension LuaHost {
             try chargeEngine(64 * entries.count + 64)
             return .table(TraitTable(entries))
         default:
+            if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
         }
     }
@@ -113,7 +113,7 @@ extension LuaHost {
     /// The trait definitions in an array (or a single definition) at `i`.
     func definitionList(at i: Int32, in call: LuaCall) throws -> [TraitDefinition] {
         if let d = L.box(i, as: TraitDefinition.self) { return [d] }
-        guard lua_type(L, i) == LUA_TTABLE, collection(at: i) == nil else {
+        guard lua_type(L, i) == LUA_TTABLE else {
             throw call.typeError(i, "array of trait definitions")
         }
         var defs: [TraitDefinition] = []
@@ -201,44 +201,50 @@ extension LuaHost {
                                             return 1
                                         }),
                                        ]
-        refs.collectionMeta = makeMeta(name: "TraitCollection", index: ("collection.index", { c in try c.host.collectionField(c) }),
-                                       methods: collectionMethods,
-                                       newindex: { _ in throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy") },
-                                       tostring: { c in
-            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-            c.L.push(c.host.describe(tc))
-            return 1
-        }, extra: [
-            ("__eq", "collection.eq", { c in
-                guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
-                c.L.push(a == b)
-                return 1
-            }),
-            ("__pairs", "collection.pairs", { c in
-                guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                c.host.pushEntryIterator(tc.entries)
-                return 3
-            }),
-        ], gc: false)
-        // Tracking objects share one metatable: the same one, with an indexer that never caches.
-        L.registryGet(refs.collectionMeta)
+        // Collections: one shared, protected metatable for every collection
+        // object, normal or tracking (a tracking box has no cache slot, so its
+        // reads always reach Swift). __index is a C function: the object's cache,
+        // the methods, then Swift (see tl_push_collection_indexer).
         L.newTable()
-        let tm = L.top
-        L.forEachPair(tm - 1) {
-            L.pushValue(-2)
-            L.pushValue(-2)
-            lua_rawset(L, tm)
-        }
+        let cm = L.top
         L.newTable()
         for (k, f) in collectionMethods {
             L.pushFunction(LuaFunctions.id(f.0, f.1))
             L.rawSet(-2, k)
         }
-        tl_pushindexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), -1)
-        L.rawSet(tm, "__index")
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), -1)
+        L.rawSet(cm, "__index")
         L.pop()
-        refs.trackingCollectionMeta = L.ref()
-        L.pop()
+        L.pushFunction(LuaFunctions.id("TraitCollection.newindex", { _ in
+            throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy")
+        }))
+        L.rawSet(cm, "__newindex")
+        L.pushFunction(LuaFunctions.id("TraitCollection.tostring", { c in
+            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+            c.L.push(c.host.describe(tc))
+            return 1
+        }))
+        L.rawSet(cm, "__tostring")
+        L.pushFunction(LuaFunctions.id("collection.eq", { c in
+            guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
+            c.L.push(a == b)
+            return 1
+        }))
+        L.rawSet(cm, "__eq")
+        L.pushFunction(LuaFunctions.id("collection.pairs", { c in
+            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+            c.host.pushEntryIterator(tc.entries)
+            return 3
+        }))
+        L.rawSet(cm, "__pairs")
+        // Releases the Swift collection; idempotent (the box's payload is cleared
+        // first) and allocation-free, so safe in a finalizer run by a failed allocation.
+        tl_pushboxgc(L); L.rawSet(cm, "__gc")
+        L.push("TraitCollection"); L.rawSet(cm, "__name")
+        // Protected: getmetatable(collection) gives the type's name, not this table.
+        L.push("TraitCollection"); L.rawSet(cm, "__metatable")
+        refs.collectionMeta = L.ref()
+        refs.trackingCollectionMeta = refs.collectionMeta
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -491,19 +497,33 @@ extension LuaHost {
         return 1
     }
 
-    private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
+    private func collectionField(_ c: LuaCall) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         let d = try definition(forKey: 2)
         let v = tc[d]
         push(v)
-        if !cache { return 1 }
-        // Immutable values are cached in the cache table (arg 1 when the proxy
-        // missed), so the next read is a raw lookup. Tables are copied on every read.
+        // Immutable values are cached in the object's user value (made on the
+        // first read), so the next read is one raw lookup from C. Tables are
+        // copied on every read; tracking objects have no slot: their reads must
+        // reach Swift, where they are recorded.
         if case .table = v { return 1 }
         if let tracked = world.trackingEnvironment, tracked.traitCollection === tc { return 1 }
+        switch lua_getiuservalue(L, 1, 1) {
+        case LUA_TTABLE:
+            break
+        case LUA_TNIL:
+            L.pop()
+            L.newTable(nrec: 4)
+            L.pushValue(-1)
+            guard lua_setiuservalue(L, 1, 1) != 0 else { L.pop(); return 1 }
+        default:
+            L.pop()
+            return 1
+        }
         L.pushValue(2)
-        L.pushValue(-2)
-        lua_rawset(L, 1)
+        L.pushValue(-3)
+        lua_rawset(L, -3)
+        L.pop()
         return 1
     }
 

@@ -148,6 +148,17 @@ int tl_deadline_passed(void);
 // value (or nil) and returns its type. Never calls a function.
 int tl_rawlookup(lua_State *L, int idx, const char *key);
 
+// ---- Collection objects ----
+// A trait collection is a box of kind TL_KIND_COLLECTION (holding a retained
+// reference, released by the shared __gc) with one user value, a cache of
+// values already read (nil until the first read), or none for tracking
+// objects, whose reads must always reach Swift. The metatable is shared by
+// every collection object and protected.
+#define TL_KIND_COLLECTION 4
+// __index: the cache (raw), then the methods table (raw), then Swift with
+// (object, key). Checks that its object is a collection box.
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index);
+
 // ---- Environment objects ----
 // An environment is a box of kind TL_KIND_ENVIRONMENT with one user value, its
 // field table (nil until something is stored), and its class's shared,
