@@ -395,6 +395,14 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     int status = lua_pcall(L, nargs, nresults, base);
     h->in_swift = saved;
     lua_remove(L, base);
+    // After an error under a cap (typically the cap itself), the garbage the
+    // failed code left may be boxes holding engine objects: Lua's emergency
+    // collections never run finalizers, so without a full collection here the
+    // engine's share stays charged and the next chunk cannot even be loaded.
+    if (status != LUA_OK && h->limit) {
+        tl_engine_measure(h);
+        if (h->used + h->engine > h->limit - h->limit / 8 && lua_gc(L, LUA_GCCOLLECT) >= 0) tl_engine_measure(h);
+    }
     return status;
 }
 
