@@ -7,6 +7,13 @@ import PackageDescription
 //                  TraitLabLua (bindings)
 //                 /                \
 //   traitlab (command line)        TraitLabModule (traitlab.so for lua5.4)
+// Release builds of the host and the command line call type metadata accessors
+// directly instead of demangling type names at run time (the first use of each
+// generic type was a tenth of start-up; docs/performance.md).
+let directMetadata: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "TraitLab",
     products: [
@@ -15,7 +22,7 @@ let package = Package(
         .library(name: "TraitLabModule", type: .dynamic, targets: ["TraitLabModule"]),
     ],
     targets: [
-        .target(name: "TraitEngine"),
+        .target(name: "TraitEngine", swiftSettings: directMetadata),
         .systemLibrary(
             name: "CLua",
             providers: [.apt(["liblua5.4-dev"])]
@@ -27,24 +34,27 @@ let package = Package(
         ),
         .target(
             name: "TraitLabLua",
-            dependencies: ["TraitEngine", "CLua", "CLuaShim"]
+            dependencies: ["TraitEngine", "CLua", "CLuaShim"],
+            swiftSettings: directMetadata
         ),
         .executableTarget(
             name: "traitlab",
             dependencies: ["TraitLabLua", "CLuaShim", "CEditLine", "TraitLabSwiftExport"],
+            swiftSettings: directMetadata,
             linkerSettings: [
-                .linkedLibrary("lua5.4"), .linkedLibrary("edit"),
+                .linkedLibrary("lua5.4"),
                 // Linking the Swift runtime in halves start-up (no loading and
-                // relocating its libraries at every run); see docs/performance.md.
-                .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+                // relocating its libraries at every run), and libstdc++, which
+                // it needs, with it (scripts/link/libstdc++.so); see docs/performance.md.
+                .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/scripts/link"],
+                             .when(configuration: .release)),
             ]
         ),
         // `traitlab swift export`: Swift source from run-time definitions.
         .target(name: "TraitLabSwiftExport", dependencies: ["TraitEngine"]),
-        .systemLibrary(
-            name: "CEditLine",
-            providers: [.apt(["libedit-dev"])]
-        ),
+        // libedit's readline interface, loaded by the REPL when it starts
+        // (libedit2, which Debian's libedit-dev brings), not linked.
+        .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "CTraitLabModule",
             dependencies: ["CLuaShim"]

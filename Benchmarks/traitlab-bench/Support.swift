@@ -153,7 +153,7 @@ struct ProcessResult {
 
 /// Runs `argv` (argv[0] a path, or a name looked up on PATH) with standard
 /// input from /dev/null and output captured; nil when it cannot be started.
-func runProcess(_ argv: [String]) -> ProcessResult? {
+func runProcess(_ argv: [String], environment extra: [String: String] = [:]) -> ProcessResult? {
     var pipeFDs: [Int32] = [0, 0]
     guard pipe(&pipeFDs) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -169,7 +169,19 @@ func runProcess(_ argv: [String]) -> ProcessResult? {
     defer { for p in cArgs { free(p) } }
     var pid = pid_t()
     let start = now()
-    let rc = posix_spawnp(&pid, argv[0], &actions, nil, &cArgs, environ)
+    // The environment, with `extra`'s variables added or replaced.
+    var env: [UnsafeMutablePointer<CChar>?] = []
+    var p = environ
+    while let entry = p.pointee {
+        let text = String(cString: entry)
+        let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+        if extra[name] == nil { env.append(strdup(entry)) }
+        p += 1
+    }
+    for (k, v) in extra { env.append(strdup(k + "=" + v)) }
+    env.append(nil)
+    defer { for e in env { free(e) } }
+    let rc = posix_spawnp(&pid, argv[0], &actions, nil, &cArgs, &env)
     close(pipeFDs[1])
     guard rc == 0 else { close(pipeFDs[0]); return nil }
     let output = readAll(pipeFDs[0])

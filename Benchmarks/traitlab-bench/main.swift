@@ -45,6 +45,8 @@ struct Options {
     var freshViews: Int { quick ? 1_000 : 20_000 }
     var luaMemoryViews: Int { quick ? 10_000 : 1_000_000 }
     var promptRuns: Int { quick ? 2 : 11 }
+    var specFiles: Int { quick ? 20 : 500 }
+    var specRuns: Int { quick ? 1 : 3 }
 }
 
 func parseOptions(_ args: [String]) -> Options {
@@ -64,8 +66,8 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change|lua-objects --views N [--iterations K]"
-                  + " | --print-workload [--quick]")
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects --views N [--iterations K]"
+                  + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
         }
@@ -93,14 +95,21 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
         } else if name == "lua-objects" {
             // The "Lua objects" rows alone (--views: collections per loop; fresh views a tenth of it).
             let f = measureLuaObjects(count: o.views, freshViews: max(1, o.views / 10), repeats: o.iterations)
-            if let e = f.error { throw TraitError(e) }
+            if let e = f.error { throw BenchError(e) }
             print("lua-objects collection \(duration(f.collection)) / \(duration(f.plainCollection)) = \(ratio(f.collection / f.plainCollection));"
                   + " modifying \(duration(f.modifying)) / \(duration(f.plainModifying)) = \(ratio(f.modifying / f.plainModifying));"
                   + " first read \(duration(f.freshRead)) / \(duration(f.plainRead)) = \(ratio(f.freshRead / f.plainRead))")
-        } else if name == "lua-root-change" {
-            // The Lua-built plain tree's root change alone, for callgrind.
+        } else if name == "spec-files" {
+            // --views is the number of files here.
+            let f = measureSpecFiles(files: o.views, runs: o.iterations)
+            if let e = f.error { throw BenchError(e) }
+            print("spec-files \(f.files): traitlab -j1 \(duration(f.traitlabJ1)), -j2 \(duration(f.traitlabJ2)), busted \(duration(f.busted))")
+        } else if name == "lua-root-change" || name == "lua-root-change-registration" || name == "lua-root-change-layout" {
+            // A Lua-built tree's root change alone, for callgrind (plain views,
+            // one registration each, or a Lua layoutSubviews reading a trait).
+            let variant = name == "lua-root-change" ? "plain" : String(name.dropFirst("lua-root-change-".count))
             let host = try makeBenchHost()
-            _ = host.run("bench.buildLua(\(o.views), 'plain')", name: "=bench")
+            if let e = host.run("bench.buildLua(\(o.views), '\(variant)')", name: "=bench") { throw BenchError(e) }
             let start = now()
             for _ in 0..<o.iterations { measuredRegion { _ = host.run("bench.changeLua()", name: "=bench") } }
             let s = (now() - start) / Double(o.iterations)
@@ -235,6 +244,15 @@ func runAll(_ o: Options) -> Int32 {
     report.check("traitlab and lua5.4 run -e '' and the workload", h.error == nil && h.runsSucceeded, h.error ?? "")
     report.check("traitlab and lua5.4 compute the same workload result", h.error == nil && h.sameResults)
 
+    // Spec files: traitlab test against busted under lua5.4 with the module.
+    let sf = measureSpecFiles(files: o.specFiles, runs: o.specRuns)
+    print(header("spec files: \(sf.files) small files, best of \(o.specRuns)", ["seconds", "files/s", "vs busted"]))
+    let filesPerSecond = { (s: Double) in s.isNaN ? "n/a" : fixed(Double(sf.files) / s, 0) }
+    print(row("traitlab test -j 1", [duration(sf.traitlabJ1), filesPerSecond(sf.traitlabJ1), ratio(sf.busted / sf.traitlabJ1)]))
+    print(row("traitlab test -j 2", [duration(sf.traitlabJ2), filesPerSecond(sf.traitlabJ2), ratio(sf.busted / sf.traitlabJ2)]))
+    print(row("lua5.4 busted --helper=traitlab.busted", [duration(sf.busted), filesPerSecond(sf.busted), ""]))
+    report.check("traitlab test and busted pass every test of the spec files", sf.error == nil && sf.allPassed, sf.error ?? "")
+
     // Memory.
     let m = memoryInChild(views: o.memoryViews)
     var collectionsPerUpdate = "n/a"
@@ -310,6 +328,8 @@ func runAll(_ o: Options) -> Int32 {
     report.target("collection.someTrait vs a table field read", b.collectionRead / b.plainRead, limit: 4) { ratio($0) }
     report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
     report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 2) { ratio($0) }
+    report.target("traitlab test -j 1, time vs busted (files/s at least busted's)", sf.error == nil ? sf.traitlabJ1 / sf.busted : nil, limit: 1) { ratio($0) }
+    report.target("traitlab test -j 2, time vs busted", sf.error == nil ? sf.traitlabJ2 / sf.busted : nil, limit: 1) { ratio($0) }
     report.target("pure-Lua work vs lua5.4", h.workTraitlab / h.workLua, limit: 1.05) { ratio($0) }
     report.target("pure-Lua work with --timeout vs lua5.4", h.workTraitlabTimeout / h.workLua, limit: 1.05) { ratio($0) }
     report.target("peak resident bytes per view at \(short(o.memoryViews))", m.bytesPerView, limit: 300) { fixed($0, 0) + " B" }

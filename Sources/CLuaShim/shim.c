@@ -61,6 +61,8 @@ __attribute__((noinline)) static void *tl_retry_in_swift(tl_host *h, void *ptr, 
 // tl_may_fail says so. Otherwise the cap is noted and the trampoline raises
 // after Swift returns. The cap covers Lua's heap and what the engine holds
 // (h->engine, measured; see tl_engine_measure).
+static void tl_engine_measure(tl_host *h);
+
 static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     tl_host *h = (tl_host *)ud;
     size_t old = ptr ? osize : 0;
@@ -71,10 +73,24 @@ static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     int growing = nsize > old;
-    if (h->limit && growing && h->used - old + nsize + h->engine > h->limit) {
-        if (tl_may_fail(h)) return NULL;
+    // After a refusal, until the next collection that runs finalizers
+    // (tl_recover), an eighth of the cap more: the code handling the error
+    // can run and reach that point, where dead objects give their engine
+    // memory back (Lua's emergency collection runs no finalizers).
+    size_t cap = h->limit + (h->refused ? h->limit / 8 : 0);
+    if (h->limit && growing && h->used - old + nsize + h->engine > cap) {
+        if (tl_may_fail(h)) {
+            // The engine's figure may be stale (finalizers freed Swift objects
+            // since it was measured): measure again before refusing (a
+            // refusal raises an error, so this is rare).
+            tl_engine_measure(h);
+            if (h->used - old + nsize + h->engine <= cap) goto allowed;
+            h->refused = 1;
+            return NULL;
+        }
         h->over_limit = 1;
     }
+allowed:;
     void *p = h->base_alloc(h->base_ud, ptr, osize, nsize);
     if (p == NULL && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
     if (p == NULL) return NULL;
@@ -164,9 +180,30 @@ tl_host *tl_attach(lua_State *L) {
     return h;
 }
 
+// Closing runs the remaining finalizers, which a --timeout deadline aimed at
+// this state may have to stop; but its signal handler must not touch the state
+// once it is freed. The last block lua_close frees is the main one (lstate.c,
+// close_state), which starts at the extra space: freeing it forgets the state.
+static lua_Alloc tl_closing_base;
+static void *tl_closing_block;
+static lua_State *tl_closing_state;
+
+static void *tl_closing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    if (nsize == 0 && ptr != NULL && ptr == tl_closing_block) tl_deadline_forget(tl_closing_state);
+    return tl_closing_base(ud, ptr, osize, nsize);
+}
+
 void tl_close(lua_State *L) {
     tl_host *h = tl_gethost(L);
+    void *ud;
+    tl_closing_base = lua_getallocf(L, &ud);
+    tl_closing_block = lua_getextraspace(L);
+    tl_closing_state = L;
+    lua_setallocf(L, tl_closing_alloc, ud);
     lua_close(L);
+    tl_deadline_forget(L);
+    tl_closing_block = NULL;
+    tl_closing_state = NULL;
     free(h);
 }
 
@@ -241,6 +278,7 @@ static int tl_raise_status(lua_State *L, int n);
 
 static int tl_call_swift(lua_State *L, int fnid) {
     tl_host *h = tl_gethost(L);
+    if (h->refused && !h->in_swift) tl_recover(L);
     int saved = h->in_swift, saved_fin = h->swift_in_finalizer;
     h->in_swift = 1;
     h->swift_in_finalizer = lua_gc(L, LUA_GCISRUNNING) < 0;
@@ -385,7 +423,15 @@ int tl_msghandler(lua_State *L) {
     return 1;
 }
 
+void tl_recover(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (!h || !h->limit || !h->refused) return;
+    h->refused = 0;
+    if (lua_gc(L, LUA_GCCOLLECT) >= 0) tl_engine_measure(h);
+}
+
 int tl_pcall(lua_State *L, int nargs, int nresults) {
+    tl_recover(L);
     tl_host *h = tl_gethost(L);
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, tl_msghandler);
@@ -395,14 +441,6 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     int status = lua_pcall(L, nargs, nresults, base);
     h->in_swift = saved;
     lua_remove(L, base);
-    // After an error under a cap (typically the cap itself), the garbage the
-    // failed code left may be boxes holding engine objects: Lua's emergency
-    // collections never run finalizers, so without a full collection here the
-    // engine's share stays charged and the next chunk cannot even be loaded.
-    if (status != LUA_OK && h->limit) {
-        tl_engine_measure(h);
-        if (h->used + h->engine > h->limit - h->limit / 8 && lua_gc(L, LUA_GCCOLLECT) >= 0) tl_engine_measure(h);
-    }
     return status;
 }
 
@@ -547,6 +585,13 @@ int tl_deadline_arm(lua_State *L, double seconds, double grace, const char *hard
     return 1;
 }
 
+void tl_deadline_forget(lua_State *L) {
+    if (tl_deadline_ready && tl_deadline_target == L) {
+        tl_deadline_set(0);
+        tl_deadline_target = NULL;
+    }
+}
+
 int tl_deadline_disarm(void) {
     if (tl_deadline_ready) tl_deadline_set(0);
     return tl_deadline_fired;
@@ -622,36 +667,6 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 }
 
 // ---------------------------------------------------------------------------
-// Collection objects: one box each, one shared metatable (see CLuaShim.h).
-
-static int tl_collection_index(lua_State *L) {
-    lua_settop(L, 2);
-    int kind = 0;
-    if (tl_tobox(L, 1, &kind) == NULL || kind != TL_KIND_COLLECTION) {
-        if (tl_isdeadbox(L, 1))
-            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
-        return luaL_error(L, "bad self to a trait collection's __index (%s)", luaL_typename(L, 1));
-    }
-    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt collection indexer");
-    if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
-        lua_pushvalue(L, 2);
-        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
-    }
-    lua_settop(L, 2);
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
-    lua_settop(L, 2);
-    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
-}
-
-void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index) {
-    methods_index = lua_absindex(L, methods_index);
-    lua_pushinteger(L, fnid);
-    lua_pushvalue(L, methods_index);
-    lua_pushcclosure(L, tl_collection_index, 2);
-}
-
-// ---------------------------------------------------------------------------
 // Environment objects
 //
 // An environment is a box with one user value: its field table, made on the
@@ -661,7 +676,9 @@ void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index) {
 
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
-    if (!tl_is_environment(L, 1)) {
+    int kind = 0;
+    void *env = tl_tobox(L, 1, &kind);
+    if (!env || kind != TL_KIND_ENVIRONMENT) {
         if (tl_isdeadbox(L, 1))
             return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
         return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
@@ -674,6 +691,43 @@ static int tl_env_index(lua_State *L) {
     }
     lua_settop(L, 2);
     if (lua_type(L, 2) != LUA_TSTRING) { lua_pushnil(L); return 1; }
+    // traitCollection before the class chain (no class may define it:
+    // setClassField, subclass): from C when its object exists already, that
+    // is, from the second read of a collection on; the object is then kept in
+    // the field table (checked first, above) until the collection changes.
+    tl_host *h = tl_gethost(L);
+    if (h && h->env_collection) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER && lua_tointeger(L, 3) == h->trait_collection_property) {
+            void *c = h->env_collection(h->swift_host, env);
+            if (c && lua_rawgeti(L, LUA_REGISTRYINDEX, h->collection_objects_ref) == LUA_TTABLE
+                  && lua_rawgetp(L, -1, c) == LUA_TUSERDATA) {
+                // (debug.getregistry reaches the table: check what it holds.
+                // A box a script finalized is replaced by Swift.)
+                tl_box *b = tl_checkedbox(L, -1);
+                if (b && b->payload && b->kind == TL_KIND_COLLECTION) {
+                    int object = lua_gettop(L);
+                    if (h->env_caches_collection) {
+                        if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) {
+                            lua_pop(L, 1);
+                            lua_createtable(L, 0, 1);
+                            lua_pushvalue(L, -1);
+                            lua_setiuservalue(L, 1, 1);
+                        }
+                        lua_pushvalue(L, 2);
+                        lua_pushvalue(L, object);
+                        lua_rawset(L, -3);
+                        h->env_caches_collection(env);
+                        lua_settop(L, object);
+                    }
+                    return 1;
+                }
+            }
+            lua_settop(L, 3);
+            return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+        }
+        lua_settop(L, 2);
+    }
     // Methods: the class chain, raw.
     lua_pushvalue(L, lua_upvalueindex(2));
     for (int depth = 0; depth < 64 && lua_type(L, -1) == LUA_TTABLE; depth++) {
@@ -691,6 +745,91 @@ static int tl_env_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(3)) != LUA_TNUMBER) { lua_pushnil(L); return 1; }
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+// ---------------------------------------------------------------------------
+// Collection objects (see CLuaShim.h)
+
+// In a promoted object's cache table, the key of its box (a light userdata
+// no script can make: the table itself is reachable only through the
+// protected metatable).
+static char tl_cache_box_key;
+
+static int tl_collection_index(lua_State *L) {
+    lua_settop(L, 2);
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        // A promoted object's cache missed: continue with its box.
+        if (lua_rawgetp(L, 1, &tl_cache_box_key) != LUA_TUSERDATA)
+            return luaL_error(L, "bad self to a trait collection's __index (table)");
+        lua_replace(L, 1);
+    }
+    int kind = 0;
+    if (!tl_tobox(L, 1, &kind) || kind != TL_KIND_COLLECTION) {
+        if (tl_isdeadbox(L, 1)) return luaL_error(L, "this trait collection is no longer valid");
+        return luaL_error(L, "bad self to a trait collection's __index (%s)", luaL_typename(L, 1));
+    }
+    if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt collection indexer");
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
+    lua_settop(L, 2);
+    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+}
+
+void tl_collection_promote(lua_State *L, int box, int template_index, int cache_meta_index) {
+    box = lua_absindex(L, box);
+    template_index = lua_absindex(L, template_index);
+    cache_meta_index = lua_absindex(L, cache_meta_index);
+    lua_createtable(L, 0, 4);                  // the cache
+    int cache = lua_gettop(L);
+    lua_pushvalue(L, box);
+    lua_rawsetp(L, cache, &tl_cache_box_key);
+    lua_pushvalue(L, cache_meta_index);
+    lua_setmetatable(L, cache);
+    lua_createtable(L, 0, 10);                 // the object's own metatable
+    int meta = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, template_index)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, meta);
+    }
+    lua_pushliteral(L, "__index");
+    lua_pushvalue(L, cache);
+    lua_rawset(L, meta);
+    lua_setmetatable(L, box);
+    lua_setiuservalue(L, box, 1);               // pops the cache
+}
+
+void tl_collection_clear_cache(lua_State *L, int box) {
+    box = lua_absindex(L, box);
+    if (lua_getiuservalue(L, box, 1) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_setiuservalue(L, box, 1);
+        return;
+    }
+    int cache = lua_gettop(L);
+    for (;;) {   // remove every key but the box's (restart after each removal)
+        lua_pushnil(L);
+        int found = 0;
+        while (lua_next(L, cache)) {
+            lua_pop(L, 1);
+            if (lua_type(L, -1) == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == &tl_cache_box_key) continue;
+            lua_pushnil(L);
+            lua_rawset(L, cache);
+            found = 1;
+            break;
+        }
+        if (!found) break;
+    }
+    lua_pop(L, 1);
+}
+
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index) {
+    methods_index = lua_absindex(L, methods_index);
+    lua_pushinteger(L, fnid);
+    lua_pushvalue(L, methods_index);
+    lua_pushcclosure(L, tl_collection_index, 2);
 }
 
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index) {

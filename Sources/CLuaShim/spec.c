@@ -6,6 +6,7 @@
 // lcorolib.c of Lua 5.4.4 line for line, with the stack added.
 #include "CLuaShim.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -203,4 +204,193 @@ int tl_xpcall(lua_State *L) {
     lua_rotate(L, 3, 2);
     int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, tl_finishpcall);
     return tl_finishpcall(L, status, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Finalizers an interrupt reaches
+//
+// Lua runs a `__gc` metamethod with debug hooks off on the thread that
+// collected (lgc.c, GCTM: "stop debug hooks during GC metamethod"), so a
+// finalizer that loops could never be stopped by --timeout or Ctrl-C. A hook
+// belongs to one thread, though: setmetatable (and debug.setmetatable) below
+// replace a Lua function found in the metatable's `__gc` field by a C
+// trampoline that runs it in a fresh coroutine, registered on the stack of
+// running coroutines the interrupt reaches. Everything else is unchanged: an
+// error (an interrupt included) leaves the finalizer as it would have, and Lua
+// reports it as a warning ("error in __gc (...)"); a finalizer cannot yield,
+// as before.
+
+static int tl_gc_trampoline(lua_State *L) {
+    lua_settop(L, 1);
+    lua_State *co = lua_newthread(L);            // the object, the thread
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_xmove(L, co, 1);
+    lua_pushvalue(L, 1);
+    int r = tl_auxresume(L, co, 1);
+    if (r >= 0 && lua_status(co) == LUA_YIELD) {
+        // ldo.c's lua_yieldk messages for a finalizer run by this thread.
+        int ismain = lua_pushthread(L);
+        lua_pop(L, 1);
+        if (ismain) lua_pushliteral(L, "attempt to yield from outside a coroutine");
+        else lua_pushliteral(L, "attempt to yield across a C-call boundary");
+        r = -1;
+    }
+    if (r < 0) {
+        // Close the finalizer's pending to-be-closed variables first, as
+        // unwinding would have, then raise its error where Lua expects it.
+        lua_resetthread(co);
+        return lua_error(L);
+    }
+    return 0;
+}
+
+// Wraps the Lua function in `__gc` of the metatable at `mt`, once.
+static void tl_wrap_finalizer(lua_State *L, int mt) {
+    mt = lua_absindex(L, mt);
+    lua_pushliteral(L, "__gc");
+    if (lua_rawget(L, mt) == LUA_TFUNCTION && !lua_iscfunction(L, -1)) {
+        lua_pushcclosure(L, tl_gc_trampoline, 1);
+        lua_pushliteral(L, "__gc");
+        lua_insert(L, -2);
+        lua_rawset(L, mt);
+    } else {
+        lua_pop(L, 1);
+    }
+}
+
+// lbaselib.c's setmetatable (Lua 5.4.4), wrapping finalizers.
+int tl_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    if (t == LUA_TTABLE) tl_wrap_finalizer(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+// ldblib.c's db_setmetatable (Lua 5.4.4), wrapping finalizers.
+int tl_debug_setmetatable(lua_State *L) {
+    int t = lua_type(L, 2);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    lua_settop(L, 2);
+    if (t == LUA_TTABLE) tl_wrap_finalizer(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+// ---------------------------------------------------------------------------
+// debug.traceback for busted
+//
+// busted takes a traceback at every `describe`/`it` it registers (core.lua,
+// getTrace), and luaL_traceback names each function on the stack by searching
+// every loaded module for it (lauxlib.c, pushglobalfuncname): with busted's
+// and luassert's modules loaded that is one walk over ~570 fields per stack
+// level, three quarters of the time of a run of small spec files. This is
+// ldblib.c's db_traceback (Lua 5.4.4) with the same text: the names of the
+// functions on the stack are found in ONE walk over package.loaded, in
+// findfield's order (the first match wins, a module's own fields right after
+// it), and luaL_traceback then runs against a loaded table holding just
+// those names.
+
+#define TL_MAX_TRACE_LEVELS 64
+
+// Stack: ..., wanted (function -> true), names (function -> name). Records
+// `name` for the value on top if it is wanted and not named yet. Pops it.
+static void tl_trace_note(lua_State *L, int wanted, int names, const char *prefix, int key) {
+    if (lua_rawget(L, wanted) == LUA_TNIL) { lua_pop(L, 1); return; }   // pops the value copy
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    if (lua_rawget(L, names) != LUA_TNIL) { lua_pop(L, 1); return; }
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);                      // the value
+    if (prefix) lua_pushfstring(L, "%s.%s", prefix, lua_tostring(L, key));
+    else lua_pushvalue(L, key);
+    lua_rawset(L, names);
+}
+
+static int tl_traceback_body(lua_State *L) {
+    // 1: thread, 2: message (string or nil), 3: level, 4: the real loaded table
+    lua_State *L1 = lua_tothread(L, 1);
+    const char *msg = lua_tostring(L, 2);
+    int level = (int)lua_tointeger(L, 3);
+    lua_settop(L, 4);
+    lua_newtable(L);                           // 5: wanted
+    lua_newtable(L);                           // 6: names
+    lua_Debug ar;
+    for (int l = level; l < level + TL_MAX_TRACE_LEVELS && lua_getstack(L1, l, &ar); l++) {
+        lua_getinfo(L, "f", &ar);              // as pushglobalfuncname does
+        lua_pushboolean(L, 1);
+        lua_rawset(L, 5);
+    }
+    int deep = lua_getstack(L1, level + TL_MAX_TRACE_LEVELS, &ar);
+    if (!deep) {
+        // One walk in findfield's order (level 2).
+        lua_pushnil(L);
+        while (lua_next(L, 4)) {
+            if (lua_type(L, -2) == LUA_TSTRING) {
+                int key = lua_gettop(L) - 1;
+                lua_pushvalue(L, -1);
+                tl_trace_note(L, 5, 6, NULL, key);
+                if (lua_istable(L, -1)) {
+                    const char *module = lua_tostring(L, key);
+                    int t = lua_gettop(L);
+                    lua_pushnil(L);
+                    while (lua_next(L, t)) {
+                        if (lua_type(L, -2) == LUA_TSTRING) {
+                            lua_pushvalue(L, -1);
+                            tl_trace_note(L, 5, 6, module, lua_gettop(L) - 2);
+                        }
+                        lua_pop(L, 1);
+                    }
+                }
+            }
+            lua_pop(L, 1);
+        }
+        // The loaded table luaL_traceback sees: { [name] = function }.
+        lua_newtable(L);                       // 7
+        lua_pushnil(L);
+        while (lua_next(L, 6)) {
+            lua_pushvalue(L, -1);              // name
+            lua_pushvalue(L, -3);              // function
+            lua_rawset(L, 7);
+            lua_pop(L, 1);
+        }
+        lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    }
+    // (A stack deeper than the levels collected keeps the real table: rare,
+    // and then slow but exact.)
+    luaL_traceback(L, L1, msg, level);
+    return 1;
+}
+
+int tl_traceback(lua_State *L) {
+    lua_State *L1 = L;
+    int arg = 0;
+    if (lua_isthread(L, 1)) { L1 = lua_tothread(L, 1); arg = 1; }
+    const char *msg = lua_tostring(L, arg + 1);
+    if (msg == NULL && !lua_isnoneornil(L, arg + 1)) {   // non-string message: returned untouched
+        lua_pushvalue(L, arg + 1);
+        return 1;
+    }
+    int level = (int)luaL_optinteger(L, arg + 2, (L == L1) ? 1 : 0);
+    // The level counts from the caller of debug.traceback: one more inside
+    // the protected call made here when L1 is this thread. A level past any
+    // stack stays past it; a negative one shows nothing, as before.
+    if (L == L1 && level >= 0) level = level < INT_MAX - TL_MAX_TRACE_LEVELS - 1 ? level + 1 : INT_MAX - TL_MAX_TRACE_LEVELS - 1;
+    lua_pushcfunction(L, tl_traceback_body);
+    if (L == L1) lua_pushthread(L); else lua_pushvalue(L, 1);
+    if (msg) lua_pushstring(L, msg); else lua_pushnil(L);
+    lua_pushinteger(L, level);
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    int loaded = lua_gettop(L);
+    lua_pushvalue(L, loaded);
+    lua_insert(L, loaded - 4);                 // keep the real table below the call
+    int status = lua_pcall(L, 4, 1, 0);
+    lua_pushvalue(L, loaded - 4);              // put the real table back, whatever happened
+    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (status != LUA_OK) return lua_error(L);
+    return 1;
 }

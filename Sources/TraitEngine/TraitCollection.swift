@@ -129,13 +129,31 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
 /// building or modifying a collection.
 public struct MutableTraits {
     private var base: TraitCollection
-    private var changes: [Int: TraitCollection.Entry] = [:]
+    /// What was written, one entry per trait in the order first written. A
+    /// closure sets a few traits: a linear search beats hashing (a dictionary
+    /// here was half the cost of `traits.collection { three traits }`).
+    private var changes: [TraitCollection.Entry] = []
 
     public init(base: TraitCollection) { self.base = base }
 
+    private func changeIndex(_ id: Int) -> Int? {
+        changes.firstIndex { $0.definition.id == id }
+    }
+
     public subscript(definition: TraitDefinition) -> TraitValue {
-        get { changes[definition.id]?.value ?? base.rawValue(definition) }
-        set { changes[definition.id] = .init(definition: definition, value: newValue) }
+        get {
+            if let i = changeIndex(definition.id) { return changes[i].value }
+            return base.rawValue(definition)
+        }
+        set {
+            let entry = TraitCollection.Entry(definition: definition, value: newValue)
+            if let i = changeIndex(definition.id) {
+                changes[i] = entry
+            } else {
+                if changes.isEmpty { changes.reserveCapacity(4) }
+                changes.append(entry)
+            }
+        }
     }
 
     /// Sets a value after checking it against the trait's type.
@@ -146,13 +164,26 @@ public struct MutableTraits {
     /// Whether anything was written since this value was created.
     public var hasChanges: Bool { !changes.isEmpty }
 
+    /// The base's entries (sorted by id, no defaults) merged with the changes:
+    /// sorted by id, a change replacing the base's value, defaults left out.
     func canonicalEntries() -> [TraitCollection.Entry] {
-        var byID: [Int: TraitCollection.Entry] = [:]
-        for e in base.entries { byID[e.definition.id] = e }
-        for (id, e) in changes { byID[id] = e }
-        return byID.values
-            .filter { $0.value != $0.definition.defaultValue }
-            .sorted { $0.definition.id < $1.definition.id }
+        let written = changes.count > 1 ? changes.sorted { $0.definition.id < $1.definition.id } : changes
+        let old = base.entries
+        var result: [TraitCollection.Entry] = []
+        result.reserveCapacity(old.count + written.count)
+        var i = 0, j = 0
+        while i < old.count || j < written.count {
+            if j == written.count || (i < old.count && old[i].definition.id < written[j].definition.id) {
+                result.append(old[i])
+                i += 1
+                continue
+            }
+            let e = written[j]
+            if i < old.count && old[i].definition.id == e.definition.id { i += 1 }
+            if e.value != e.definition.defaultValue { result.append(e) }
+            j += 1
+        }
+        return result
     }
 
     /// The resulting collection; the base itself when the values are unchanged.

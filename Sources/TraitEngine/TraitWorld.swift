@@ -46,8 +46,9 @@ public enum TraceEvent {
 /// mode and the update cycle (one run-loop turn per ``update()``).
 public final class TraitWorld {
     public let registry = TraitRegistry()
-    /// The SwiftUI environment keys: built-in, registered and bridged.
-    public let environmentKeys = EnvironmentKeyRegistry()
+    /// The SwiftUI environment keys: built-in, registered and bridged. Made
+    /// on first use (a fifth of a world's creation, which every start pays).
+    public private(set) lazy var environmentKeys = EnvironmentKeyRegistry()
     // The update cycle's state skips run-time exclusivity checks, as
     // TraitEnvironment's does (see there).
     @exclusivity(unchecked) public var stats = TraitStats()
@@ -84,13 +85,23 @@ public final class TraitWorld {
     /// Counts trait updates: each ``update()`` that has work, and each
     /// `updateTraitsIfNeeded` outside one. Environments remember the number of
     /// the update that last changed them.
-    public private(set) var updateNumber = 0
+    @exclusivity(unchecked) public private(set) var updateNumber = 0
     /// Whether environments keep their collection from before the last update
     /// that changed them (``TraitEnvironment/traitsChangedInLastUpdate``, the
     /// "(was ...)" of dumps). Off by default: it costs about 140 instructions
     /// per changed environment, 18% of propagation (docs/performance.md). The
     /// Lua host turns it on.
     @exclusivity(unchecked) public var recordsRecentChanges = false
+    /// The collections the current update replaced, kept alive for
+    /// ``TraitEnvironment/traitCollectionBeforeLastUpdate`` until the next one
+    /// (each once in a row: environments without overrides share one).
+    @exclusivity(unchecked) private var replacedCollections: [TraitCollection] = []
+
+    /// A new update number: what the last update replaced can go.
+    private func beginNumberedUpdate() {
+        updateNumber += 1
+        if !replacedCollections.isEmpty { replacedCollections.removeAll(keepingCapacity: true) }
+    }
     private var isUpdating = false
 
     public init() {}
@@ -120,6 +131,7 @@ public final class TraitWorld {
         didAppearQueue.removeAll()
         didDisappearQueue.removeAll()
         mainScreenStorage = nil
+        replacedCollections.removeAll()
         tracer = nil
         delegate = nil
         hasPendingWork = false
@@ -196,7 +208,7 @@ public final class TraitWorld {
         isUpdating = true
         defer { isUpdating = false }
         stats.updates += 1
-        updateNumber += 1
+        beginNumberedUpdate()
         stats.lastUpdateVisited = 0
         var pass = 0
         while pass == 0 || hasRemainingWork() {
@@ -434,7 +446,12 @@ public final class TraitWorld {
         if recordsRecentChanges && e.changedInUpdate != updateNumber {
             // An environment's first collection is no change to point out
             // (before it joined a scene it had only the prediction).
-            e.previousCollection = first ? nil : old
+            if first {
+                e.previousCollection = nil
+            } else {
+                if replacedCollections.last !== old { replacedCollections.append(old) }
+                e.previousCollection = old
+            }
             e.changedInUpdate = updateNumber
         }
         if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
@@ -486,7 +503,7 @@ public final class TraitWorld {
         var path: [TraitEnvironment] = []
         var cur: TraitEnvironment? = e.traitParent
         while let c = cur { path.append(c); cur = c.traitParent }
-        if !isUpdating && path.contains(where: { $0.pending.contains(.traits) }) { updateNumber += 1 }
+        if !isUpdating && path.contains(where: { $0.pending.contains(.traits) }) { beginNumberedUpdate() }
         for node in path.reversed() where node.pending.contains(.traits) {
             try updateOneNow(node)
         }

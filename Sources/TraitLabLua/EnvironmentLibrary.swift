@@ -215,9 +215,14 @@ extension LuaHost {
 
     /// `Class.name = value` for a name the class does not have yet. A callback
     /// sets its bit on the class, its subclasses and their live objects.
+    /// Every environment's `traitCollection` is served before its class is
+    /// consulted (tl_env_index), so no class may define one.
+    static let traitCollectionIsAProperty = "traitCollection is a property of every environment; a class cannot define it"
+
     private func setClassField(_ c: LuaCall) throws -> Int32 {
         L.setTop(3)
         guard lua_type(L, 1) == LUA_TTABLE else { throw c.typeError(1, "class") }
+        if L.string(2) == "traitCollection" { throw LuaError.message(LuaHost.traitCollectionIsAProperty) }
         L.pushValue(2)
         L.pushValue(3)
         lua_rawset(L, 1)
@@ -378,15 +383,10 @@ extension LuaHost {
         case .name: if let n = env.name { L.push(n) } else { L.pushNil() }
         case .className: L.push(env.className)
         case .traitCollection:
-            // Tracked reads always reach Swift: nothing is cached while any
-            // tracked callback runs (the engine dropped older caches on entry).
-            let tracking = world.tracksReads(of: env)
-            push(env.traitCollection, tracking: tracking)
-            if world.trackingEnvironment == nil {
-                L.pushValue(-1)
-                setHostField(1, "traitCollection")
-                env.hostCallbacks |= TraitEnvironment.hostCachesCollection
-            }
+            // Tracked reads always reach Swift (tl_env_index asks
+            // `environmentCollection`, which declines them); others are served
+            // from C once the collection's object exists.
+            push(env.traitCollection, tracking: world.tracksReads(of: env))
         case .traitOverrides:
             if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
             L.pushBox(OverridesBox(env), kind: .overrides)
@@ -545,6 +545,7 @@ extension LuaHost {
             try c.table(3)
             try L.forEachPair(3) {
                 if let k = L.string(-2), k.hasPrefix("__") { throw c.argError(3, "method names starting with '__' are reserved ('\(k)')") }
+                if L.string(-2) == "traitCollection" { throw c.argError(3, LuaHost.traitCollectionIsAProperty) }
             }
         }
         L.pushValue(1)
@@ -630,7 +631,10 @@ extension LuaHost {
         }
         let id = nextHandlerID
         nextHandlerID += 1
-        let r = try env.addTraitChangeRegistration(for: defs) { [unowned self] env, previous in
+        // unowned(unsafe): the host owns the world that calls this (its
+        // `close` tears the world down); a checked unowned reference made
+        // every call take the object's slow reference-counting path.
+        let r = try env.addTraitChangeRegistration(for: defs) { [unowned(unsafe) self] env, previous in
             try self.deliver(env: env, id: id, previous: previous)
         }
         storeHandler(env: 1, id: id, handler: 3)

@@ -29,19 +29,28 @@ typealias LuaFunction = (LuaCall) throws -> Int32
 /// One call from Lua into Swift: the state and the host that owns it.
 struct LuaCall {
     let L: LuaStatePointer
-    let host: LuaHost
-    /// The name the function is registered under, for argument errors.
-    let name: String
+    /// Not retained: the host outlives every call into it (it owns the state).
+    unowned(unsafe) let host: LuaHost
+    let fnid: Int32
+    /// The name the function is registered under, for argument errors (looked
+    /// up when needed: copying it into every call was a retain and a release).
+    var name: String { LuaFunctions.functions[Int(fnid)].name }
 }
 
 /// The process-wide table of Swift functions exposed to Lua. Every state uses
 /// the same ids, so a function is registered once, by name.
 enum LuaFunctions {
-    nonisolated(unsafe) static var functions: [(name: String, body: LuaFunction)] = []
-    nonisolated(unsafe) static var ids: [String: Int32] = [:]
+    /// Room for every function the libraries register (about 100), so that
+    /// creating the first host never regrows them (start-up, docs/performance.md).
+    @exclusivity(unchecked) nonisolated(unsafe) static var functions: [(name: String, body: LuaFunction)] = {
+        var a: [(name: String, body: LuaFunction)] = []
+        a.reserveCapacity(256)
+        return a
+    }()
+    @exclusivity(unchecked) nonisolated(unsafe) static var ids = [String: Int32](minimumCapacity: 256)
     /// Swift objects whose Lua box was collected while Swift was on the stack;
     /// released at the next safe point.
-    nonisolated(unsafe) static var deferredReleases: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) nonisolated(unsafe) static var deferredReleases: [UnsafeMutableRawPointer] = []
 
     static func id(_ name: String, _ body: @escaping LuaFunction) -> Int32 {
         if let id = ids[name] { return id }
@@ -73,7 +82,6 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
         L.push("corrupt TraitLab function")
         return TL_RAISE_WHERE
     }
-    let entry = LuaFunctions.functions[Int(fnid)]
     // Work on the calling thread's stack (a coroutine has its own), with room
     // to spare: a C function is only promised LUA_MINSTACK slots.
     let outer = host.L
@@ -81,7 +89,9 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
     _ = lua_checkstack(L, 64)
     defer { host.L = outer }
     do {
-        return try entry.body(LuaCall(L: L, host: host, name: entry.name))
+        return try LuaFunctions.functions.withUnsafeBufferPointer {
+            try $0[Int(fnid)].body(LuaCall(L: L, host: host, fnid: fnid))
+        }
     } catch let e as LuaError {
         switch e {
         case .message(let m):

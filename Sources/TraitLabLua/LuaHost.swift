@@ -28,7 +28,7 @@ public final class LuaHost {
     /// The state this host was created with (closed with it).
     public let mainState: LuaStatePointer
     /// The engine world. ``resetWorld()`` replaces it (a fresh one per spec file).
-    public private(set) var world = TraitWorld()
+    @exclusivity(unchecked) public private(set) var world = TraitWorld()
     public let options: LuaHostOptions
     private let ownsState: Bool
     private(set) var isClosed = false
@@ -48,12 +48,13 @@ public final class LuaHost {
     struct Refs {
         var objects: Int32 = LUA_NOREF      // env pointer -> userdata (weak values)
         var anchors: Int32 = LUA_NOREF      // userdata -> true, for environments the world holds
-        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> collection object (weak values)
+        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> table (weak values)
         var definitions: Int32 = LUA_NOREF  // definition pointer -> userdata
         var classes: Int32 = LUA_NOREF      // class table -> { name, kind, meta }
         var properties: Int32 = LUA_NOREF   // environment property name -> id
         var collectionMeta: Int32 = LUA_NOREF
-        var trackingCollectionMeta: Int32 = LUA_NOREF  // the same table as collectionMeta (tracking boxes have no cache slot)
+        var trackingCollectionMeta: Int32 = LUA_NOREF  // shared by tracking objects: reads always reach Swift
+        var collectionCacheMeta: Int32 = LUA_NOREF     // shared by promoted objects' caches
         var trackingCache: Int32 = LUA_NOREF    // collection pointer -> tracking object (weak values)
         var recentCollection: Int32 = LUA_NOREF // the object of the collection pushed last (a strong slot)
         // Interned keys for the update-time paths (no Swift string conversion).
@@ -256,6 +257,27 @@ public final class LuaHost {
         refs.objects = table(mode: "v")
         refs.anchors = table(mode: nil)
         refs.collectionCache = table(mode: "v")
+        // `object.traitCollection` from C (tl_env_index): the environment's
+        // collection, unless a tracked callback must see the read.
+        let h = tl_gethost(L)!
+        h.pointee.collection_objects_ref = refs.collectionCache
+        h.pointee.trait_collection_property = lua_Integer(EnvironmentProperty.allCases.firstIndex(of: .traitCollection)! + 1)
+        h.pointee.env_collection = { hostPointer, environment in
+            guard let hostPointer, let environment else { return nil }
+            // A box of kind environment holds a retained TraitEnvironment; the
+            // host outlives its state. Neither is retained here (a read per call).
+            return Unmanaged<LuaHost>.fromOpaque(hostPointer)._withUnsafeGuaranteedRef { host in
+                Unmanaged<TraitEnvironment>.fromOpaque(environment)._withUnsafeGuaranteedRef { env in
+                    host.world.tracksReads(of: env) ? nil : Unmanaged.passUnretained(env.traitCollection).toOpaque()
+                }
+            }
+        }
+        h.pointee.env_caches_collection = { environment in
+            guard let environment else { return }
+            Unmanaged<TraitEnvironment>.fromOpaque(environment)._withUnsafeGuaranteedRef {
+                $0.hostCallbacks |= TraitEnvironment.hostCachesCollection
+            }
+        }
         refs.trackingCache = table(mode: "v")
         L.push(true)
         refs.recentCollection = L.ref()
@@ -279,6 +301,7 @@ public final class LuaHost {
     /// message with its traceback.
     @discardableResult
     public func run(_ code: String, name: String, results: Int32 = 0) -> String? {
+        tl_recover(L)
         var code = code
         let status = code.withUTF8 { buf in
             buf.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(L, $0.baseAddress, $0.count, name, "t") }
@@ -404,13 +427,14 @@ public final class LuaHost {
 
     // MARK: - Collections
 
-    /// Pushes the Lua object for a collection: one box holding a retained
-    /// reference to it, with the shared, protected collection metatable and one
-    /// user value, the cache of values read (made on the first read; see
-    /// `collectionField`). Objects are cached per collection in a weak table. A
-    /// tracking object (automatic trait tracking) has no cache slot: its reads
-    /// always reach Swift, where they are recorded; it is also cached per
-    /// collection, so a layoutSubviews reading a trait allocates nothing.
+    /// Pushes the Lua object for a collection: one box retaining it, with the
+    /// shared, protected collection metatable (its C indexer serves values
+    /// read before from the box's user value, methods, then Swift; see
+    /// CLuaShim.h). Objects are cached per collection (weak values). A tracking
+    /// object (automatic trait tracking) is the same box with the tracking
+    /// metatable, whose reads always reach Swift, where they are recorded; it
+    /// is cached per collection too, so a layoutSubviews reading a trait
+    /// allocates nothing.
     func push(_ tc: TraitCollection, tracking: Bool = false) {
         let key = Unmanaged.passUnretained(tc).toOpaque()
         if !tracking {
@@ -427,30 +451,32 @@ public final class LuaHost {
 
     private func pushObject(_ tc: TraitCollection, key: UnsafeMutableRawPointer, tracking: Bool) {
         L.registryGet(tracking ? refs.trackingCache : refs.collectionCache)
-        if tl_rawgetp(L, -1, key) != LUA_TNIL {
+        // A box whose __gc a script called (debug.getmetatable) is dead: replace it.
+        if tl_rawgetp(L, -1, key) != LUA_TNIL, tl_tobox(L, -1, nil) != nil {
             tl_remove(L, -2)
             return
         }
         L.pop()
+        let objects = L.top
         L.pushBox(tc, kind: .collection, userValues: tracking ? 0 : 1)
-        L.registryGet(refs.collectionMeta)
+        L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         L.pushValue(-1)
-        tl_rawsetp(L, -3, key)
-        tl_remove(L, -2)
+        tl_rawsetp(L, objects, key)
+        tl_remove(L, objects)
     }
 
-    /// The collection a Lua value stands for, if it is a live collection object.
+    /// The collection a Lua value stands for, if any.
     func collection(at i: Int32) -> TraitCollection? {
         var kind: Int32 = 0
         guard let p = tl_tobox(L, i, &kind), kind == BoxKind.collection.rawValue else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(p).takeUnretainedValue() as? TraitCollection
+        return Unmanaged<TraitCollection>.fromOpaque(p).takeUnretainedValue()
     }
 
     static func kindName(of obj: AnyObject) -> String {
         switch obj {
-        case is TraitDefinition: return "TraitDefinition"
         case is TraitCollection: return "TraitCollection"
+        case is TraitDefinition: return "TraitDefinition"
         case is TraitEnum: return "TraitEnum"
         case is MutableTraitsBox: return "MutableTraits"
         case is OverridesBox: return "TraitOverrides"
@@ -525,7 +551,7 @@ extension LuaHost: TraitWorldDelegate {
     }
 
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
-        // Reads during tracked work must reach Swift, not the cached table.
+        // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
         push(env)
         let u = L.top

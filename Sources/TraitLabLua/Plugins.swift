@@ -270,17 +270,13 @@ extension LuaHost {
         return old
     }
 
-    /// Forgets cached values of every live collection object (definitions changed).
+    /// Forgets cached values of every collection object (definitions changed).
     func clearCollectionCaches() {
         L.registryGet(refs.collectionCache)
-        L.forEachPair(-1) {
-            if lua_getiuservalue(L, -1, 1) == LUA_TTABLE {
-                L.pop()
-                L.pushNil()
-                lua_setiuservalue(L, -2, 1)
-            } else {
-                L.pop()
-            }
+        L.pushNil()
+        while lua_next(L, -2) != 0 {
+            tl_collection_clear_cache(L, -1)
+            L.pop()
         }
         L.pop()
     }

@@ -133,6 +133,8 @@ extension LuaHost {
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "traitlab.test", name, body) }
         lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
         lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
+        lua_pushcclosure(L, tl_setmetatable, 0); L.rawSet(t, "setmetatable")
+        lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
         fn("trust") { c in
             tl_spec_trust(try c.string(1))
             return 0

@@ -28,6 +28,7 @@ extension LuaHost {
             if s.utf8.count > 15 { try chargeEngine(s.utf8.count) }   // shorter ones are stored inline
             return .string(s)
         case LUA_TTABLE:
+            if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
             try L.ensureStack(8)
             var entries: [TraitTable.Entry] = []
@@ -45,7 +46,6 @@ extension LuaHost {
             try chargeEngine(64 * entries.count + 64)
             return .table(TraitTable(entries))
         default:
-            if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
         }
     }
@@ -113,7 +113,7 @@ extension LuaHost {
     /// The trait definitions in an array (or a single definition) at `i`.
     func definitionList(at i: Int32, in call: LuaCall) throws -> [TraitDefinition] {
         if let d = L.box(i, as: TraitDefinition.self) { return [d] }
-        guard lua_type(L, i) == LUA_TTABLE else {
+        guard lua_type(L, i) == LUA_TTABLE, collection(at: i) == nil else {
             throw call.typeError(i, "array of trait definitions")
         }
         var defs: [TraitDefinition] = []
@@ -201,50 +201,57 @@ extension LuaHost {
                                             return 1
                                         }),
                                        ]
-        // Collections: one shared, protected metatable for every collection
-        // object, normal or tracking (a tracking box has no cache slot, so its
-        // reads always reach Swift). __index is a C function: the object's cache,
-        // the methods, then Swift (see tl_push_collection_indexer).
-        L.newTable()
-        let cm = L.top
-        L.newTable()
-        for (k, f) in collectionMethods {
-            L.pushFunction(LuaFunctions.id(f.0, f.1))
-            L.rawSet(-2, k)
-        }
-        tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), -1)
-        L.rawSet(cm, "__index")
-        L.pop()
-        L.pushFunction(LuaFunctions.id("TraitCollection.newindex", { _ in
-            throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy")
-        }))
-        L.rawSet(cm, "__newindex")
-        L.pushFunction(LuaFunctions.id("TraitCollection.tostring", { c in
+        refs.collectionMeta = makeMeta(name: "TraitCollection", index: ("collection.index", { c in try c.host.collectionField(c) }),
+                                       methods: collectionMethods,
+                                       newindex: { _ in throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy") },
+                                       tostring: { c in
             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
             c.L.push(c.host.describe(tc))
             return 1
-        }))
-        L.rawSet(cm, "__tostring")
-        L.pushFunction(LuaFunctions.id("collection.eq", { c in
-            guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
-            c.L.push(a == b)
-            return 1
-        }))
-        L.rawSet(cm, "__eq")
-        L.pushFunction(LuaFunctions.id("collection.pairs", { c in
-            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-            c.host.pushEntryIterator(tc.entries)
-            return 3
-        }))
-        L.rawSet(cm, "__pairs")
-        // Releases the Swift collection; idempotent (the box's payload is cleared
-        // first) and allocation-free, so safe in a finalizer run by a failed allocation.
-        tl_pushboxgc(L); L.rawSet(cm, "__gc")
-        L.push("TraitCollection"); L.rawSet(cm, "__name")
-        // Protected: getmetatable(collection) gives the type's name, not this table.
-        L.push("TraitCollection"); L.rawSet(cm, "__metatable")
-        refs.collectionMeta = L.ref()
-        refs.trackingCollectionMeta = refs.collectionMeta
+        }, extra: [
+            ("__eq", "collection.eq", { c in
+                guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
+                c.L.push(a == b)
+                return 1
+            }),
+            ("__pairs", "collection.pairs", { c in
+                guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                c.host.pushEntryIterator(tc.entries)
+                return 3
+            }),
+        ])
+        // The indexer: values read before (the box's user value), methods, then Swift.
+        // Tracking objects share a copy of the metatable whose indexer never caches.
+        L.newTable()
+        let methods = L.top
+        for (k, f) in collectionMethods {
+            L.pushFunction(LuaFunctions.id(f.0, f.1))
+            L.rawSet(methods, k)
+        }
+        L.registryGet(refs.collectionMeta)
+        let meta = L.top
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), methods)
+        L.pushValue(-1)
+        L.rawSet(meta, "__index")
+        // The shared metatable of promoted objects' caches: a miss goes on to the same indexer.
+        L.newTable()
+        L.pushValue(-2)
+        L.rawSet(-2, "__index")
+        L.push("TraitCollection")
+        L.rawSet(-2, "__metatable")
+        refs.collectionCacheMeta = L.ref()
+        L.pop()
+        L.newTable()
+        let tm = L.top
+        L.forEachPair(meta) {
+            L.pushValue(-2)
+            L.pushValue(-2)
+            lua_rawset(L, tm)
+        }
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), methods)
+        L.rawSet(tm, "__index")
+        refs.trackingCollectionMeta = L.ref()
+        L.setTop(methods - 1)
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -497,27 +504,32 @@ extension LuaHost {
         return 1
     }
 
-    private func collectionField(_ c: LuaCall) throws -> Int32 {
+    private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         let d = try definition(forKey: 2)
         let v = tc[d]
         push(v)
-        // Immutable values are cached in the object's user value (made on the
-        // first read), so the next read is one raw lookup from C. Tables are
-        // copied on every read; tracking objects have no slot: their reads must
-        // reach Swift, where they are recorded.
+        if !cache { return 1 }
+        // Immutable values are cached, so the next read of them never leaves
+        // the VM. Not on the first read of a collection (most are read once,
+        // after an update): the user value only notes it; the second read
+        // promotes the object (CLuaShim.h). Tables are copied on every read.
         if case .table = v { return 1 }
         if let tracked = world.trackingEnvironment, tracked.traitCollection === tc { return 1 }
         switch lua_getiuservalue(L, 1, 1) {
         case LUA_TTABLE:
             break
-        case LUA_TNIL:
+        case LUA_TBOOLEAN:
             L.pop()
-            L.newTable(nrec: 4)
-            L.pushValue(-1)
-            guard lua_setiuservalue(L, 1, 1) != 0 else { L.pop(); return 1 }
+            L.registryGet(refs.collectionMeta)
+            L.registryGet(refs.collectionCacheMeta)
+            tl_collection_promote(L, 1, -2, -1)
+            L.pop(2)
+            _ = lua_getiuservalue(L, 1, 1)
         default:
             L.pop()
+            L.push(false)
+            _ = lua_setiuservalue(L, 1, 1)
             return 1
         }
         L.pushValue(2)

@@ -28,23 +28,23 @@ nonisolated(unsafe) var activeCompleter: Completer?
 private let wordBreaks = " \t\n\"'`@$><=;|&{(,+-*/%^#~[]})"
 
 func installCompletion() {
-    rl_basic_word_break_characters = UnsafePointer(strdup(wordBreaks))
-    rl_attempted_completion_function = attemptCompletion
+    tl_rl_set_basic_word_break_characters(strdup(wordBreaks))
+    tl_rl_set_attempted_completion_function(attemptCompletion)
 }
 
 /// libedit's hook. Returns a malloc'd, NULL-terminated array: the text that
 /// replaces the word (the matches' common prefix), then every match.
 private func attemptCompletion(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32)
     -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
-    rl_attempted_completion_over = 1    // never fall back to file names
-    rl_completion_append_character = 0
-    guard let completer = activeCompleter, let text, let buffer = rl_line_buffer else { return nil }
+    tl_rl_set_attempted_completion_over(1)    // never fall back to file names
+    tl_rl_set_completion_append_character(0)
+    guard let completer = activeCompleter, let text, let buffer = tl_rl_line_buffer() else { return nil }
     let line = Array(String(cString: buffer).unicodeScalars.prefix(Int(max(0, end))))
     let before = String(String.UnicodeScalarView(line.prefix(Int(max(0, start)))))
     let result = completer.complete(word: String(cString: text), before: before)
     guard !result.matches.isEmpty else { return nil }
     if result.matches.count == 1, let close = result.closingCharacter {
-        rl_completion_append_character = Int32(close.value)
+        tl_rl_set_completion_append_character(Int32(close.value))
     }
     let list = result.matches.count == 1 ? result.matches : [commonPrefix(result.matches)] + result.matches
     // libedit tests `matches[2]` to tell a single match, even when

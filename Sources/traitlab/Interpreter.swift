@@ -35,7 +35,8 @@ final class Interpreter {
     /// the main thread would miss a loop inside a coroutine (and the REPL
     /// would have to end the session). coroutine.resume and wrap become the
     /// shim's copies of lcorolib's, which keep the stack of running
-    /// coroutines that an interrupt reaches.
+    /// coroutines that an interrupt reaches. Message handlers and finalizers,
+    /// which Lua runs with hooks off, are covered the same way.
     private static func useInterruptibleCoroutines(_ L: LuaState) {
         let base = L.top
         defer { L.setTop(base) }
@@ -47,6 +48,13 @@ final class Interpreter {
         L.setTop(base)
         lua_pushcclosure(L, tl_xpcall, 0)
         lua_setglobal(L, "xpcall")
+        // So does a finalizer: setmetatable runs a Lua `__gc` in a coroutine.
+        lua_pushcclosure(L, tl_setmetatable, 0)
+        lua_setglobal(L, "setmetatable")
+        if lua_getglobal(L, "debug") == LUA_TTABLE {
+            let debug = L.top
+            lua_pushcclosure(L, tl_debug_setmetatable, 0); L.rawSet(debug, "setmetatable")
+        }
     }
 
     /// The mode chunks are loaded in: the sandbox refuses binary chunks,
@@ -111,7 +119,8 @@ final class Interpreter {
 
     /// Runs a file, or standard input when `path` is nil.
     func dofile(_ path: String?) -> Int32 {
-        dochunk(luaL_loadfilex(L, path, loadMode))
+        tl_recover(L)
+        return dochunk(luaL_loadfilex(L, path, loadMode))
     }
 
     func dostring(_ code: String, name: String) -> Int32 {
@@ -167,6 +176,7 @@ final class Interpreter {
         let argv = invocation.argv
         let name = argv[invocation.script]
         let path: String? = name == "-" && argv[invocation.script - 1] != "--" ? nil : name
+        tl_recover(L)
         var status = luaL_loadfilex(L, path, loadMode)
         if status == LUA_OK {
             let n = pushScriptArguments()
@@ -281,9 +291,20 @@ final class Interpreter {
         return 0
     }
 
-    /// Whether the state may be closed safely at exit: not after a timeout,
-    /// since closing runs finalizers that could loop again with no deadline left.
-    var canCloseState: Bool { watchdog?.hasFired != true }
+    /// Closes the state at exit, which runs the finalizers still pending
+    /// (lua.c's `lua_close`). Under --timeout they run within the deadline: a
+    /// batch run's goes on counting, the REPL gives closing a deadline of its
+    /// own; a finalizer stopped there fails the run. Not after a timeout: the
+    /// state may be mid-way through code that never unwound.
+    func close(_ status: Int32) -> Int32 {
+        guard watchdog?.hasFired != true else { return status }
+        if let watchdog, !watchdog.isArmed { watchdog.arm() }
+        host.close()
+        guard watchdog?.disarm() == true else { return status }
+        message("timed out after \(Watchdog.describe(watchdog!.seconds)) while closing the state (a finalizer did not return)",
+                withProgramName: true)
+        return status == 0 ? 1 : status
+    }
 }
 
 /// "64M", "1G", "1536K", "1000 bytes".

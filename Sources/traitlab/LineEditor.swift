@@ -22,6 +22,10 @@ protocol LineReader: AnyObject {
 /// `-i` with standard input not a terminal: prompts and the lines read, as
 /// lua5.4 (built with readline) shows them. No history.
 final class PlainLineReader: LineReader {
+    /// Whether lines read are echoed (not when a terminal already shows them).
+    let echoes: Bool
+    init(echoes: Bool = true) { self.echoes = echoes }
+
     func read(prompt: String) -> LineInput {
         writeOut(prompt)
         fflush(stdout)
@@ -33,7 +37,7 @@ final class PlainLineReader: LineReader {
         if line.hasSuffix("\n") { line.removeLast() }
         // lua5.4 reads with readline, which echoes a line read from a
         // non-terminal after the prompt; so does this reader.
-        writeOut(line + "\n")
+        if echoes { writeOut(line + "\n") }
         return .line(line)
     }
 
@@ -51,14 +55,14 @@ nonisolated(unsafe) private var interruptKeyPressed = false
 /// libedit's terminal state.
 private func interruptKey(_ count: Int32, _ key: Int32) -> Int32 {
     interruptKeyPressed = true
-    rl_done = 1
+    tl_rl_set_done(1)
     return 0
 }
 
 /// libedit's `readline` resets its terminal settings on every call, so the
 /// "no signal keys while editing" setting is made again just before input.
 private func disableSignalKeys() -> Int32 {
-    _ = rl_parse_and_bind("setty -d -isig")
+    _ = tl_rl_parse_and_bind("setty -d -isig")
     return 0
 }
 
@@ -68,22 +72,27 @@ final class EditLineReader: LineReader {
     private let history: HistoryFile
     private var last: String?
 
-    init(history: HistoryFile) {
+    /// nil when libedit cannot be loaded (`loadError` says why).
+    init?(history: HistoryFile) {
+        guard tl_edit_load() != 0 else { return nil }
         self.history = history
-        rl_readline_name = UnsafePointer(strdup("traitlab"))
-        _ = rl_initialize()
-        rl_pre_input_hook = disableSignalKeys
-        _ = rl_add_defun("traitlab-interrupt", interruptKey, 3)
+        tl_rl_set_readline_name(strdup("traitlab"))
+        _ = tl_rl_initialize()
+        tl_rl_set_pre_input_hook(disableSignalKeys)
+        _ = tl_rl_add_defun("traitlab-interrupt", interruptKey, 3)
         installCompletion()
         for entry in history.load() {
-            _ = add_history(entry)
+            _ = tl_add_history(entry)
             last = entry
         }
     }
 
+    /// Why libedit could not be loaded.
+    static var loadError: String { String(cString: tl_edit_error()) }
+
     func read(prompt: String) -> LineInput {
         interruptKeyPressed = false
-        guard let p = readline(prompt) else {
+        guard let p = tl_readline(prompt) else {
             if interruptKeyPressed {
                 writeOut("\n")
                 return .interrupted
@@ -99,7 +108,7 @@ final class EditLineReader: LineReader {
     func remember(_ entry: String) {
         guard !entry.isEmpty, entry != last else { return }
         last = entry
-        _ = add_history(entry)
+        _ = tl_add_history(entry)
         history.append(entry)
     }
 }

@@ -31,6 +31,7 @@ extension LuaState {
     /// Loads a chunk from memory without running it; returns a Lua status
     /// with the function or the error message on top.
     func load(_ code: String, name: String, mode: String? = nil) -> Int32 {
+        tl_recover(self)   // the memory a refused allocation left to finalizers, first
         var code = code
         return code.withUTF8 { buf in
             buf.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(self, $0.baseAddress, $0.count, name, mode) }

@@ -21,8 +21,17 @@ final class REPL {
     init(interpreter: Interpreter) {
         self.interpreter = interpreter
         style = Style.forStandardOutput()
-        reader = isatty(0) != 0 ? EditLineReader(history: .standard()) : PlainLineReader()
+        reader = REPL.makeReader()
         printer = PrettyPrinter(interpreter)
+    }
+
+    /// libedit on a terminal (loaded now: nothing else needs it), plain reads
+    /// otherwise, or on a terminal when libedit cannot be loaded (said once).
+    private static func makeReader() -> LineReader {
+        guard isatty(0) != 0 else { return PlainLineReader() }
+        if let editor = EditLineReader(history: .standard()) { return editor }
+        message("line editing is off: \(EditLineReader.loadError) (install Debian's libedit2)")
+        return PlainLineReader(echoes: false)
     }
 
     /// An input, read and compiled.

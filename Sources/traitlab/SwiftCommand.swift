@@ -138,8 +138,8 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
         return 1
     }
     var interpreter: Interpreter?
-    // After a timeout, closing could run finalizers that loop with no deadline left.
-    defer { if interpreter?.canCloseState != false { host.close() } }
+    // Finalizers run at close within the deadline (Interpreter.close).
+    defer { if let interpreter { _ = interpreter.close(0) } else { host.close() } }
     // What the scripts (and bridges, run to find their traits) print goes to
     // standard error: standard output is for the Swift source.
     fflush(stdout)

@@ -37,7 +37,7 @@ final class Watchdog {
         // The shim keeps the pointers, so the texts live as long as the process.
         tl_set_timeout_message(strdup("timed out after \(Watchdog.describe(seconds))"))
         hardStopMessage = strdup("\(programName): timed out after \(Watchdog.describe(seconds)), and the code did not stop "
-                                 + "(a coroutine or a long C call); exiting\n")
+                                 + "(a long C call, or a finalizer Lua runs with hooks off); exiting\n")
     }
 
     /// "1 second", "2.5 seconds".
@@ -50,6 +50,7 @@ final class Watchdog {
     /// Starts counting `seconds` from now, to interrupt `target` (the state
     /// given at creation when nil; `traitlab test` passes each test's coroutine).
     func arm(_ target: OpaquePointer? = nil) {
+        isArmed = true
         if tl_deadline_arm(target ?? state, seconds, hardStopGrace ?? 0, hardStopMessage) == 0 {
             message("cannot set up the --timeout timer; running without a time limit")
         }
@@ -58,8 +59,12 @@ final class Watchdog {
     /// Stops counting. Returns whether the deadline had passed.
     @discardableResult
     func disarm() -> Bool {
-        tl_deadline_disarm() != 0
+        isArmed = false
+        return tl_deadline_disarm() != 0
     }
+
+    /// Whether a deadline is counting.
+    private(set) var isArmed = false
 
     /// Whether the deadline has passed since the last `arm()`.
     var hasFired: Bool { tl_deadline_passed() != 0 }

@@ -94,9 +94,7 @@ func runInterpreter(_ argv: [String]) -> Int32 {
         return 1
     }
     let interpreter = Interpreter(host: host, invocation: invocation)
-    let status = interpreter.run()
-    if interpreter.canCloseState { host.close() }
-    return status
+    return interpreter.close(interpreter.run())
 }
 
 func traitlabMain(_ argv: [String]) -> Int32 {

@@ -45,6 +45,35 @@ final class RecentChangeTests: XCTestCase {
         XCTAssertEqual(stage.rootView.traitsChangedInLastUpdate.map(\.property), [])
     }
 
+    /// The previous collection is not retained by the environment: the world
+    /// keeps what the current update replaced. Replaced collections whose only
+    /// owner was the environment must still read back whole in that update,
+    /// over many updates and with collections freed in between (ASan checks
+    /// the reads in `scripts/test-asan.sh`).
+    func testPreviousCollectionsOutliveTheUpdateThatReplacedThem() throws {
+        let stage = try Stage()
+        stage.world.recordsRecentChanges = true
+        let cards = (0..<20).map { _ in View(world: stage.world) }
+        for c in cards { try stage.rootView.addSubview(c) }
+        try stage.world.update()
+        for round in 1...30 {
+            // Each card gets its own collection (an override), replaced every round.
+            for (i, c) in cards.enumerated() { try c.setTraitOverride(Sys.displayScale, .number(Double(round * 100 + i))) }
+            try stage.world.update()
+            for (i, c) in cards.enumerated() {
+                let before = try XCTUnwrap(c.traitCollectionBeforeLastUpdate)
+                let expected: TraitValue = round == 1 ? stage.rootView.traitCollection[Sys.displayScale] : .number(Double((round - 1) * 100 + i))
+                XCTAssertEqual(before[Sys.displayScale], expected)
+                XCTAssertEqual(c.traitsChangedInLastUpdate.map(\.property), ["displayScale"])
+            }
+            // An update changing only the first card: the others' marks go.
+            try cards[0].setTraitOverride(Sys.userInterfaceStyle, .string(round % 2 == 1 ? "dark" : "light"))
+            try stage.world.update()
+            XCTAssertNotNil(cards[0].traitCollectionBeforeLastUpdate)
+            for c in cards.dropFirst() { XCTAssertNil(c.traitCollectionBeforeLastUpdate) }
+        }
+    }
+
     func testWithoutRecordingNothingIsMarked() throws {
         let stage = try Stage()
         try stage.scene.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))

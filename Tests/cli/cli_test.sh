@@ -276,6 +276,30 @@ expect "REPL: --timeout in a coroutine returns to the prompt with the session" '
 # deadline xpcall skips the handler, so a looping one cannot hang the REPL.
 run_stdin $'x = 41\nxpcall(function() error("x") end, function() while true do end end)\nxpcall(function() while true do end end, function() while true do end end)\nprint(xpcall(error, function(m) return "handled " .. m end, "y"))\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
 expect "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ $OUT == *"alive	42"* ]] && [[ $OUT == *"handled y"* ]] && [[ $ERR != *"did not stop"* ]]'
+# Lua runs a finalizer with hooks off (lgc.c, GCTM: "stop debug hooks during GC
+# metamethod"); setmetatable runs a Lua __gc in a coroutine the interrupt reaches,
+# so a looping finalizer, collected during a chunk or at exit, stops too.
+run_stdin $'x = 41\nsetmetatable({}, {__gc = function() while true do end end}) collectgarbage()\ndebug.setmetatable({}, {__gc = function() while true do end end}) collectgarbage()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+expect "REPL: --timeout in a __gc finalizer returns to the prompt" '[ $RC -eq 0 ] && [[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 2 ] && [[ $ERR != *"did not stop"* ]]'
+run_stdin $'x = 1\nsetmetatable({}, {__gc = function() while true do end end})\nprint("still", x)\n' "$TL" -i --timeout 1
+expect "REPL: a looping finalizer at exit stops within --timeout (exit 1)" '[ $RC -eq 1 ] && [[ $OUT == *"still	1"* ]] && [[ $ERR == *"timed out after 1 second while closing the state"* ]] && [[ $ERR != *"did not stop"* ]]'
+run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) print("end")'
+expect "a looping finalizer at the end of a script stops within --timeout" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"while closing the state"* ]] && (( $(echo "$SECS < 3" | bc) ))'
+# Finalizers keep lua5.4's behaviour otherwise (errors and yields become
+# warnings with its messages; protected metatables; the object passed).
+gc_probe='warn("@on")
+local mt = {__gc = function(o) print("finalized", o.name) end}
+setmetatable({name = "a"}, mt) collectgarbage()
+setmetatable({}, {__gc = function() error("boom") end}) collectgarbage()
+setmetatable({}, {__gc = function() coroutine.yield() end}) collectgarbage()
+coroutine.wrap(function() setmetatable({}, {__gc = function() coroutine.yield() end}) collectgarbage() end)()
+print(pcall(setmetatable, setmetatable({}, {__metatable = "locked"}), {}))
+print(pcall(setmetatable, 1, {}))
+print(pcall(setmetatable, {}, 2))
+setmetatable({}, {__gc = function() print("at close") end})'
+run lua5.4 -e "$gc_probe"; want_out=$OUT; want_err=$ERR
+run "$TL" -e "$gc_probe"
+expect "finalizers: output and warnings as lua5.4's" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ "$ERR" = "${want_err//(command line)/(command line)}" ]'
 run "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
 expect "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
 run "$TL" --timeout 5 -e 'print("quick")'

@@ -38,5 +38,22 @@ local index = debug.getmetatable(ui.Color(0, 0, 0)).__index
 debug.setupvalue(index, 2, 42)
 assert(not pcall(function() return ui.Color(0, 0, 0).red end))
 assert(n > 100)
+-- A collection object whose finalizer a script calls (twice) is dead: using
+-- it is an error, and the engine's collection lives on; the view's next
+-- collection comes as a fresh object.
+local scene = ui.WindowScene {}
+local window = ui.Window { windowScene = scene }
+window.rootViewController = ui.ViewController {}
+local w = window.rootViewController.view
+ui.update()
+local tc = w.traitCollection
+local gc = debug.getmetatable(tc).__gc
+gc(tc); gc(tc)
+assert(not pcall(function() return tc.userInterfaceStyle end))
+assert(not pcall(function() return tc:modifyingTraits(print) end))
+pcall(tostring, tc); pcall(pairs, tc); pcall(function() return tc == tc end)
+w.traitOverrides.userInterfaceStyle = "dark"
+ui.update()
+assert(w.traitCollection.userInterfaceStyle == "dark")
 collectgarbage()
 print("done")

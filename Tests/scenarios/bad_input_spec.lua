@@ -203,6 +203,11 @@ local cases = {
   { "reloading a plugin never loaded", function() plugins.reload("never") end, "not loaded" },
   { "adding a plugin path that is not a folder", function() plugins.addPath("/no/such/folder") end, "not a folder" },
   { "loading a non-string", function() plugins.load(5) end, "string expected" },
+  -- Every environment's traitCollection is its property (UIKit: a read-only
+  -- property of UITraitEnvironment); a class cannot replace it.
+  { "a class defining traitCollection", function() local C = ui.View:subclass("TCView1"); C.traitCollection = function() end end, "property of every environment" },
+  { "a subclass with a traitCollection method", function() ui.View:subclass("TCView2", { traitCollection = function() end }) end, "property of every environment" },
+  { "rawget on a collection object", function() rawget(traits.collection {}, "userInterfaceStyle") end, "table expected" },
 }
 
 local function still_consistent()

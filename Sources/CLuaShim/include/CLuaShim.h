@@ -47,6 +47,16 @@ typedef struct tl_host {
     size_t engine_base;        // malloc's heap, not Lua's, when the state was set up
     size_t engine_charged;     // estimated engine growth since the last measurement
     unsigned engine_calls;     // Swift calls since the last measurement
+    int refused;               // the cap refused an allocation since the last tl_recover
+    // `object.traitCollection` served from C (tl_env_index): the environment's
+    // current collection (NULL when the read must reach Swift, as tracked
+    // reads do), looked up in the registry table of collection objects.
+    void *(*env_collection)(void *swift_host, void *environment);
+    // Notes that the environment's field table caches its collection's object
+    // (read a second time), which the host drops when the collection changes.
+    void (*env_caches_collection)(void *environment);
+    int collection_objects_ref;
+    lua_Integer trait_collection_property;
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -54,6 +64,12 @@ lua_State *tl_newstate(size_t limit);
 // Attaches a host record to an existing state (the lua5.4 module case); idempotent.
 tl_host *tl_attach(lua_State *L);
 tl_host *tl_gethost(lua_State *L);
+// After the cap refused an allocation: a full collection, which runs the
+// finalizers that give dead objects' engine memory back (the emergency
+// collection Lua makes when an allocation fails runs none), then a fresh
+// measurement of the engine. Call where Lua code may run (not in a finalizer);
+// tl_pcall does. Allocates nothing and never raises.
+void tl_recover(lua_State *L);
 // Frees the host record after lua_close (tl_newstate only).
 void tl_close(lua_State *L);
 
@@ -121,6 +137,13 @@ int tl_spec_resume(lua_State *L);
 int tl_spec_wrap(lua_State *L);
 // xpcall whose message handler is skipped while an interrupt is pending.
 int tl_xpcall(lua_State *L);
+// setmetatable and debug.setmetatable that run a Lua `__gc` function in a
+// coroutine an interrupt reaches (Lua runs finalizers with hooks off).
+int tl_setmetatable(lua_State *L);
+int tl_debug_setmetatable(lua_State *L);
+// debug.traceback with the same text, naming stack functions in one walk
+// over package.loaded (busted takes one per registered block).
+int tl_traceback(lua_State *L);
 // The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
 void tl_set_limit(lua_State *L, size_t limit);
 size_t tl_counted_bytes(lua_State *L);
@@ -141,6 +164,9 @@ int tl_deadline_arm(lua_State *L, double seconds, double grace, const char *hard
 // Stops the count; returns whether the deadline passed since it was armed.
 int tl_deadline_disarm(void);
 int tl_deadline_passed(void);
+// Stops the count if it is aimed at L, and forgets L (tl_close calls it as the
+// state's memory goes, after its last finalizer ran under the deadline).
+void tl_deadline_forget(lua_State *L);
 
 // ---- Table helpers that never raise or trigger metamethods ----
 // Looks `key` (string) up on the object at idx: its metatable's fields when the
@@ -148,26 +174,33 @@ int tl_deadline_passed(void);
 // value (or nil) and returns its type. Never calls a function.
 int tl_rawlookup(lua_State *L, int idx, const char *key);
 
-// ---- Collection objects ----
-// A trait collection is a box of kind TL_KIND_COLLECTION (holding a retained
-// reference, released by the shared __gc) with one user value, a cache of
-// values already read (nil until the first read), or none for tracking
-// objects, whose reads must always reach Swift. The metatable is shared by
-// every collection object and protected.
-#define TL_KIND_COLLECTION 4
-// __index: the cache (raw), then the methods table (raw), then Swift with
-// (object, key). Checks that its object is a collection box.
-void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index);
-
 // ---- Environment objects ----
 // An environment is a box of kind TL_KIND_ENVIRONMENT with one user value, its
 // field table (nil until something is stored), and its class's shared,
 // protected instance metatable. User fields live under any key but "__"
 // names, which hold the host's bookkeeping and are never served to scripts.
 #define TL_KIND_ENVIRONMENT 1
+#define TL_KIND_COLLECTION 4
 // __index for the instance metatable: user fields, then the class chain (raw,
 // methods), then the property table; a known property calls Swift with
 // (object, key, property id). Checks that its object is an environment.
+// A collection is a box of kind TL_KIND_COLLECTION (retaining the Swift
+// collection) with the shared, protected collection metatable, whose __index
+// is the C function below: methods (raw), then Swift (fnid) with (object,
+// key). Made in one allocation; most collections are read once, after an
+// update. The user value notes the first read (false); the second promotes
+// the object (tl_collection_promote): a cache table of values read, and a
+// metatable of its own (a copy of the shared one) whose __index is that
+// table, so further reads never leave the VM; a miss reaches the same C
+// function through the cache's shared metatable. Tracking objects (whose
+// reads must reach Swift to be recorded) are never promoted.
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index);
+// Promotes the collection object at `box` (see above); `template_index` is the
+// shared metatable, `cache_meta_index` the caches' shared metatable. Leaves
+// nothing on the stack.
+void tl_collection_promote(lua_State *L, int box, int template_index, int cache_meta_index);
+// Forgets the values a collection object cached (definitions changed).
+void tl_collection_clear_cache(lua_State *L, int box);
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
 // __newindex: a known property calls Swift's setter with (object, key, value,
 // property id); other keys go to the field table (made on first use), except

@@ -35,8 +35,11 @@ for _, name in ipairs { 'busted.core', 'luassert.assert', 'say', 'pl.path', 'med
 end
 tl.trust('=traitlab')
 
--- A loop in a coroutine inside a test stops too (see spec.c).
+-- A loop in a coroutine or in a finalizer inside a test stops too (see spec.c).
 coroutine.resume, coroutine.wrap = tl.resume, tl.wrap
+setmetatable = tl.setmetatable
+-- busted takes a traceback for every block it registers: the same text, faster (see spec.c).
+debug.traceback = tl.traceback
 
 ---------------------------------------------------------------------------
 -- The command line busted reads
