@@ -699,15 +699,17 @@ static int tl_env_index(lua_State *L) {
     if (h && h->env_collection) {
         lua_pushvalue(L, 2);
         if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER && lua_tointeger(L, 3) == h->trait_collection_property) {
-            void *c = h->env_collection(h->swift_host, env);
-            if (c && lua_rawgeti(L, LUA_REGISTRYINDEX, h->collection_objects_ref) == LUA_TTABLE
+            int tracked = 0;
+            void *c = h->env_collection(h->swift_host, env, &tracked);
+            int objects = tracked ? h->tracking_objects_ref : h->collection_objects_ref;
+            if (c && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
                   && lua_rawgetp(L, -1, c) == LUA_TUSERDATA) {
                 // (debug.getregistry reaches the table: check what it holds.
                 // A box a script finalized is replaced by Swift.)
                 tl_box *b = tl_checkedbox(L, -1);
                 if (b && b->payload && b->kind == TL_KIND_COLLECTION) {
                     int object = lua_gettop(L);
-                    if (h->env_caches_collection) {
+                    if (h->env_caches_collection && !tracked) {
                         if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) {
                             lua_pop(L, 1);
                             lua_createtable(L, 0, 1);

@@ -51,6 +51,26 @@ struct TrackedTraits {
     var display: [TraitDefinition] = []
     var properties: [TraitDefinition] = []
     var isEmpty: Bool { layout.isEmpty && display.isEmpty && properties.isEmpty }
+
+    /// Which list a tracked callback fills.
+    enum Kind { case layout, display, properties }
+
+    subscript(kind: Kind) -> [TraitDefinition] {
+        get {
+            switch kind {
+            case .layout: return layout
+            case .display: return display
+            case .properties: return properties
+            }
+        }
+        set {
+            switch kind {
+            case .layout: layout = newValue
+            case .display: display = newValue
+            case .properties: properties = newValue
+            }
+        }
+    }
 }
 
 /// Where an environment keeps its ``TrackedTraits`` once it has any.
@@ -361,14 +381,17 @@ open class TraitEnvironment: CustomStringConvertible {
     /// Runs `body` with reads of this environment's collection recorded, and
     /// stores what was read as the dependencies of `kind` (added to what is
     /// there with `accumulate`).
-    func tracking(_ kind: WritableKeyPath<TrackedTraits, [TraitDefinition]>, accumulate: Bool = false,
+    func tracking(_ kind: TrackedTraits.Kind, accumulate: Bool = false,
                   _ body: () throws -> Void) rethrows {
         let view = asViewController?.viewIfLoaded
         let tracker = TraitReadTracker(collection: traitCollection, viewCollection: view?.traitCollection)
         // Whether a read is tracked never depends on an earlier untracked one:
-        // a host drops what it cached of these collections first.
-        if isExposed { world.delegate?.environmentDidUpdateTraits(self) }
-        if let view, view.isExposed { world.delegate?.environmentDidUpdateTraits(view) }
+        // a host drops what it cached of these collections first (only a host
+        // that said it caches one: a call per callback otherwise).
+        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.delegate?.environmentDidUpdateTraits(self) }
+        if let view, view.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 {
+            world.delegate?.environmentDidUpdateTraits(view)
+        }
         let outer = TraitCollection.tracker
         let outerEnv = world.trackingEnvironment
         TraitCollection.tracker = tracker
@@ -376,12 +399,19 @@ open class TraitEnvironment: CustomStringConvertible {
         defer {
             TraitCollection.tracker = outer
             world.trackingEnvironment = outerEnv
+            let read = tracker.read
             if accumulate {
-                for d in tracker.read where !tracked[keyPath: kind].contains(where: { $0 === d }) {
-                    tracked[keyPath: kind].append(d)
+                for d in read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
+                    tracked[kind].append(d)
                 }
-            } else {
-                tracked[keyPath: kind] = tracker.read
+            } else if let box = trackedBox {
+                // Most callbacks read what they read the last time: nothing to store then.
+                let current = box.traits[kind]
+                if current.count != read.count || zip(current, read).contains(where: { $0 !== $1 }) {
+                    tracked[kind] = read
+                }
+            } else if !read.isEmpty {
+                tracked[kind] = read
             }
         }
         try body()

@@ -606,14 +606,14 @@ public final class TraitWorld {
     private func perform(_ work: PendingWork, on e: TraitEnvironment) throws {
         if work == .properties {
             stats.propertyUpdates += 1
-            try e.tracking(\.properties) {
+            try e.tracking(.properties) {
                 if let v = e.asView { try v.updateProperties() } else if let vc = e.asViewController { try vc.updateProperties() }
             }
         } else if work == .layout, let v = e.asView {
             try layout(v)
         } else if work == .display, let v = e.asView {
             stats.draws += 1
-            try v.tracking(\.display) { try v.draw() }
+            try v.tracking(.display) { try v.draw() }
         }
     }
 
@@ -622,10 +622,10 @@ public final class TraitWorld {
         let vc = v.owningViewController.flatMap { $0.viewIfLoaded === v ? $0 : nil }
         if let vc {
             vc.tracked.layout = []
-            try vc.tracking(\.layout, accumulate: true) { try vc.viewWillLayoutSubviews() }
+            try vc.tracking(.layout, accumulate: true) { try vc.viewWillLayoutSubviews() }
         }
-        try v.tracking(\.layout) { try v.layoutSubviews() }
-        if let vc { try vc.tracking(\.layout, accumulate: true) { try vc.viewDidLayoutSubviews() } }
+        try v.tracking(.layout) { try v.layoutSubviews() }
+        if let vc { try vc.tracking(.layout, accumulate: true) { try vc.viewDidLayoutSubviews() } }
     }
 
     /// `layoutIfNeeded`: updates what `view` inherits from, then runs the

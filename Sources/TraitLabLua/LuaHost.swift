@@ -257,18 +257,21 @@ public final class LuaHost {
         refs.objects = table(mode: "v")
         refs.anchors = table(mode: nil)
         refs.collectionCache = table(mode: "v")
+        refs.trackingCache = table(mode: "v")
         // `object.traitCollection` from C (tl_env_index): the environment's
         // collection, unless a tracked callback must see the read.
         let h = tl_gethost(L)!
         h.pointee.collection_objects_ref = refs.collectionCache
+        h.pointee.tracking_objects_ref = refs.trackingCache
         h.pointee.trait_collection_property = lua_Integer(EnvironmentProperty.allCases.firstIndex(of: .traitCollection)! + 1)
-        h.pointee.env_collection = { hostPointer, environment in
+        h.pointee.env_collection = { hostPointer, environment, tracked in
             guard let hostPointer, let environment else { return nil }
             // A box of kind environment holds a retained TraitEnvironment; the
             // host outlives its state. Neither is retained here (a read per call).
             return Unmanaged<LuaHost>.fromOpaque(hostPointer)._withUnsafeGuaranteedRef { host in
                 Unmanaged<TraitEnvironment>.fromOpaque(environment)._withUnsafeGuaranteedRef { env in
-                    host.world.tracksReads(of: env) ? nil : Unmanaged.passUnretained(env.traitCollection).toOpaque()
+                    tracked?.pointee = host.world.tracksReads(of: env) ? 1 : 0
+                    return Unmanaged.passUnretained(env.traitCollection).toOpaque()
                 }
             }
         }
@@ -278,7 +281,6 @@ public final class LuaHost {
                 $0.hostCallbacks |= TraitEnvironment.hostCachesCollection
             }
         }
-        refs.trackingCache = table(mode: "v")
         L.push(true)
         refs.recentCollection = L.ref()
         L.push("__handlers")

@@ -49,13 +49,16 @@ typedef struct tl_host {
     unsigned engine_calls;     // Swift calls since the last measurement
     int refused;               // the cap refused an allocation since the last tl_recover
     // `object.traitCollection` served from C (tl_env_index): the environment's
-    // current collection (NULL when the read must reach Swift, as tracked
-    // reads do), looked up in the registry table of collection objects.
-    void *(*env_collection)(void *swift_host, void *environment);
+    // current collection, looked up in the registry table of collection
+    // objects (or of tracking objects); Swift makes the object when missing.
+    // *tracked is set when a tracked callback must see the read: the object
+    // is then the collection's tracking object (another table, never cached).
+    void *(*env_collection)(void *swift_host, void *environment, int *tracked);
     // Notes that the environment's field table caches its collection's object
     // (read a second time), which the host drops when the collection changes.
     void (*env_caches_collection)(void *environment);
     int collection_objects_ref;
+    int tracking_objects_ref;
     lua_Integer trait_collection_property;
 } tl_host;
 
