@@ -66,7 +66,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout] --views N [--iterations K]"
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects --views N [--iterations K]"
                   + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
@@ -92,6 +92,13 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
         } else if name == "lua-memory" || name == "lua-memory-registration" {
             let m = try measureLuaMemory(views: o.views, registration: name == "lua-memory-registration")
             print("memory \(fixed(m.total, 1)) \(fixed(m.lua, 1)) bytes/view (total, Lua)")
+        } else if name == "lua-objects" {
+            // The "Lua objects" rows alone (--views: collections per loop; fresh views a tenth of it).
+            let f = measureLuaObjects(count: o.views, freshViews: max(1, o.views / 10), repeats: o.iterations)
+            if let e = f.error { throw BenchError(e) }
+            print("lua-objects collection \(duration(f.collection)) / \(duration(f.plainCollection)) = \(ratio(f.collection / f.plainCollection));"
+                  + " modifying \(duration(f.modifying)) / \(duration(f.plainModifying)) = \(ratio(f.modifying / f.plainModifying));"
+                  + " first read \(duration(f.freshRead)) / \(duration(f.plainRead)) = \(ratio(f.freshRead / f.plainRead))")
         } else if name == "spec-files" {
             // --views is the number of files here.
             let f = measureSpecFiles(files: o.views, runs: o.iterations)
