@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 static int loaded;            // 1 loaded, -1 failed, 0 not tried
 static char error_text[512];
@@ -34,8 +35,16 @@ static int resolve(void *lib, const char *name, void **slot) {
 int tl_edit_load(void) {
     if (loaded) return loaded > 0;
     loaded = -1;
-    void *lib = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libedit.so", RTLD_NOW | RTLD_LOCAL);
+    // TRAITLAB_LIBEDIT names another library (a system whose libedit has
+    // another soname; the REPL test uses a missing one).
+    const char *name = getenv("TRAITLAB_LIBEDIT");
+    void *lib;
+    if (name && *name) {
+        lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    } else {
+        lib = dlopen("libedit.so.2", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) lib = dlopen("libedit.so", RTLD_NOW | RTLD_LOCAL);
+    }
     if (!lib) {
         const char *e = dlerror();
         snprintf(error_text, sizeof error_text, "%s", e ? e : "cannot load libedit.so.2");

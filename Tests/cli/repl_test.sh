@@ -142,6 +142,17 @@ check_line "...and the recalled line runs" '4243' 2
 tmux_ send-keys -t repl C-d
 check "Ctrl-D exits with status 0" 'EXITED 0' 3
 
+# ---------------------------------------------------------------- no libedit
+# libedit is loaded when the REPL starts (not linked); without it the REPL
+# says so once and reads plain lines, still on the terminal.
+tmux_ kill-session -t repl 2>/dev/null
+tmux_ new-session -d -s repl -x 160 -y 50 "TRAITLAB_LIBEDIT=$tmp/no-such-libedit.so $TL; echo \"EXITED \$?\"; sleep 60"
+check "without libedit the REPL says line editing is off" 'line editing is off' 5
+type_line 'print(40 + 2)'
+check_line "...and still runs what is typed" '42' 3
+tmux_ send-keys -t repl C-d
+check "...and Ctrl-D (end of input) exits with status 0" 'EXITED 0' 3
+
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
