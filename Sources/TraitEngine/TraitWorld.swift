@@ -295,6 +295,8 @@ public final class TraitWorld {
             let env: TraitEnvironment
             let subviews: [View]
             let children: [TraitEnvironment]
+            /// What changed `env`'s collection in this traversal, if it changed.
+            let change: Diff?
             var next = 0
             var count: Int { subviews.count + children.count }
 
@@ -317,8 +319,9 @@ public final class TraitWorld {
         }
         /// Does `e`'s own work and returns its frame; nil when nothing below it
         /// is left to do (most environments of a big tree are leaves).
-        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?) throws -> Frame? {
+        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?, parentChange: Diff?) throws -> Frame? {
             stats.environmentsVisited += 1
+            var change: Diff?
             stats.lastUpdateVisited += 1
             if mode.traits && e.pending.contains(.traits) {
                 e.pending.remove(.traits)
@@ -340,7 +343,7 @@ public final class TraitWorld {
                     }
                     forceChildren(of: e)
                 }
-                try updateOwnTraits(e, parent: parent)
+                change = try updateOwnTraits(e, parent: parent, parentChange: parentChange)
                 try e.hostedContent?.hostTraitsDidUpdate()
             }
             if mode.render {
@@ -365,30 +368,40 @@ public final class TraitWorld {
             if e.kind == .view {
                 let subviews = unsafeDowncast(e, to: View.self).subviews
                 if subviews.isEmpty { return nil }
-                return Frame(env: e, subviews: subviews, children: [])
+                return Frame(env: e, subviews: subviews, children: [], change: change)
             }
             let children = e.traitChildren
             if children.isEmpty { return nil }
-            return Frame(env: e, subviews: [], children: children)
+            return Frame(env: e, subviews: [], children: children, change: change)
         }
         // The frame being visited, and below it on the stack its ancestors'.
         var current: Frame
         var stack: [Frame] = []
         do {
-            guard let frame = try enter(root, from: nil) else { return }
+            guard let frame = try enter(root, from: nil, parentChange: nil) else { return }
             current = frame
         } catch {
             keepPending([root])
             throw error
         }
+        // The fast path below needs nothing traced and no colour to redraw.
+        let fastPathAllowed = mode.traits && tracer == nil
         while true {
             if current.next < current.count {
                 let i = current.next
                 current.next += 1
+                if fastPathAllowed, i < current.subviews.count, let d = current.change, !d.affectsColor,
+                   let entered = enterPlainSubview(current.subviews[i], of: current.env, change: d) {
+                    // Done here; a subview with subviews of its own is visited next.
+                    guard let subviews = entered else { continue }
+                    stack.append(current)
+                    current = Frame(env: current.subviews[i], subviews: subviews, children: [], change: d)
+                    continue
+                }
                 guard let c = current.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
                 let entered: Frame?
                 do {
-                    entered = try enter(c, from: current.env)
+                    entered = try enter(c, from: current.env, parentChange: current.change)
                 } catch {
                     keepPending([c, current.env] + stack.map(\.env))
                     throw error
@@ -401,6 +414,50 @@ public final class TraitWorld {
             guard let parent = stack.popLast() else { break }
             current = parent
         }
+    }
+
+    /// What ``visit(_:_:)`` does for most environments of a changed tree, with
+    /// no call out of the engine: `s`, a plain subview of `parent` (no
+    /// controller, no overrides, registrations, tracked reads, hosted content,
+    /// host callbacks or Swift subclass), with nothing pending but its traits,
+    /// still holding the previous collection of `parent`, which `change` just
+    /// gave `parent`, takes `parent`'s new collection, exactly as
+    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would.
+    /// Returns nil when `s` is not such a subview (the general path handles
+    /// it); `.some(nil)` when `s` is done; its subviews when they come next.
+    @inline(__always)
+    private func enterPlainSubview(_ s: View, of parent: TraitEnvironment, change d: Diff) -> [View]?? {
+        guard s.pending == .traits, s.kind == .view, s.owningViewController == nil, s.superview === parent,
+              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
+              s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
+              s.traitCollection === d.old, parent.traitCollection === d.new
+        else { return nil }
+        if recordsRecentChanges && s.changedInUpdate != updateNumber {
+            if !s.hasUpdatedTraits {
+                s.previousCollection = nil
+            } else {
+                // The first environment to replace a collection records it (general path).
+                guard replacedCollections.last === d.old else { return nil }
+                s.previousCollection = d.old
+            }
+            s.changedInUpdate = updateNumber
+        }
+        stats.environmentsVisited += 1
+        stats.lastUpdateVisited += 1
+        stats.traitUpdates += 1
+        s.hasUpdatedTraits = true
+        // `d` holds the previous collection: this release frees nothing.
+        s.traitCollection = d.new
+        // Its traits are done and its subtree is entered now: nothing stays pending.
+        s.pending = []
+        if s.subviews.isEmpty { return .some(nil) }
+        markChildrenForTraits(s)
+        return .some(s.subviews)
+    }
+
+    /// The host callbacks that make an environment's trait change leave the fast path.
+    @inline(__always) static var hostTraitBits: UInt16 {
+        TraitEnvironment.hostCachesCollection | TraitEnvironment.hostTraitCollectionDidChange
     }
 
     /// Structure changed at `e`: revisit every child, and lay out and draw the
@@ -434,15 +491,30 @@ public final class TraitWorld {
 
     /// Recomputes one environment's collection and, when it changed, marks its
     /// children and delivers its callbacks. Its descendants are not updated yet.
-    func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws {
-        let old = e.traitCollection
-        let new = computeCollection(e, parent: parent)
+    /// `parentChange`, when given, is what changed `parent` in this traversal:
+    /// an environment without overrides still holding the parent's previous
+    /// collection takes the parent's new one and its diff as they are (most
+    /// environments of a changed tree: no merge, no diff lookup). Returns the
+    /// diff when the collection changed, for the children.
+    @discardableResult
+    func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil,
+                         parentChange: Diff? = nil) throws -> Diff? {
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
-        if new === old { return }
-        let diff = diffCache.diff(old, new)
-        if diff.ids.isEmpty { return }
-        e.traitCollection = new
+        let diff: Diff
+        if let pc = parentChange, let parent, e.overrideEntries.isEmpty, e.kind != .screen,
+           e.traitCollection === pc.old, parent.traitCollection === pc.new {
+            diff = pc
+        } else {
+            let old = e.traitCollection
+            let new = computeCollection(e, parent: parent)
+            if new === old { return nil }
+            diff = diffCache.diff(old, new)
+            if diff.ids.isEmpty { return nil }
+        }
+        // The diff holds both collections: `old` lives while it does.
+        let old = diff.old
+        e.traitCollection = diff.new
         if recordsRecentChanges && e.changedInUpdate != updateNumber {
             // An environment's first collection is no change to point out
             // (before it joined a scene it had only the prediction).
@@ -456,9 +528,9 @@ public final class TraitWorld {
         }
         if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
-        e.forEachTraitChild { $0.pending.insert(.traits) }
+        markChildrenForTraits(e)
         e.pending.insert(.subtreeTraits)
-        trace(.traitsChanged(e, diff.definitions))
+        if tracer != nil { trace(.traitsChanged(e, diff.definitions)) }
         if e.isView {
             if diff.affectsColor { unsafeDowncast(e, to: View.self).setNeedsDisplay() }
             if e.hasTrackedTraits { invalidateTracked(e, unsafeDowncast(e, to: View.self), diff.ids) }
@@ -472,7 +544,32 @@ public final class TraitWorld {
             invalidateTracked(vc, v, diff.ids)
         }
         if !e.registrations.isEmpty { try deliver(e, old, diff) }
-        try e.traitCollectionDidChange(old)
+        // The engine's classes only forward to the host (see `isSubclassed`).
+        if e.isSubclassed {
+            try e.traitCollectionDidChange(old)
+        } else if e.hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
+            try delegate?.environment(e, traitCollectionDidChange: old)
+        }
+        return diff
+    }
+
+    /// Marks the trait children of `e` for a trait update (`forEachTraitChild`,
+    /// with a plain view's subviews walked here rather than through a closure).
+    @inline(__always)
+    private func markChildrenForTraits(_ e: TraitEnvironment) {
+        guard e.kind == .view else {
+            e.forEachTraitChild { $0.pending.insert(.traits) }
+            return
+        }
+        unsafeDowncast(e, to: View.self).subviews.withUnsafeBufferPointer { subviews in
+            for s in subviews {
+                if let vc = s.owningViewController {
+                    if vc.inherits(from: e) { vc.pending.insert(.traits) }
+                } else {
+                    s.pending.insert(.traits)   // a subview's superview is this view
+                }
+            }
+        }
     }
 
     private func invalidateTracked(_ e: TraitEnvironment, _ view: View, _ ids: [Int]) {
@@ -646,48 +743,46 @@ public final class TraitWorld {
 /// pairs seen most recently: siblings sharing their parent's collection see the
 /// same pair, so the diff is computed once per distinct change.
 /// (A class: each environment an update reaches gets one, and a reference is
-/// one retain where a struct of two arrays was two.)
+/// one retain where a struct of two arrays was two.) It holds both collections,
+/// so an environment taking its parent's change as it is can compare
+/// identities with them safely while the diff lives.
 final class Diff {
+    let old: TraitCollection
+    let new: TraitCollection
     let ids: [Int]
     let definitions: [TraitDefinition]
     let affectsColor: Bool
 
-    init(ids: [Int], definitions: [TraitDefinition], affectsColor: Bool) {
-        self.ids = ids
-        self.definitions = definitions
-        self.affectsColor = affectsColor
+    init(old: TraitCollection, new: TraitCollection) {
+        self.old = old
+        self.new = new
+        let defs = new.changedTraits(from: old)
+        self.definitions = defs
+        self.ids = defs.map(\.id)
+        self.affectsColor = defs.contains { $0.affectsColorAppearance }
     }
 }
 
 private struct DiffCache {
-    // Identities, compared without touching reference counts; the strong
-    // references below keep cached pairs alive, so identities cannot be reused.
-    private struct Slot { let old: ObjectIdentifier; let new: ObjectIdentifier; let diff: Diff }
-    private var slots: [Slot] = []
+    // Each diff holds its pair, so identities cannot be reused while cached.
+    private var slots: [Diff] = []
     private var next = 0
-    private var keepAlive: [TraitCollection] = []
     /// The slot that answered last: siblings ask for the same pair in a row.
     private var last = 0
 
     mutating func diff(_ old: TraitCollection, _ new: TraitCollection) -> Diff {
-        let o = ObjectIdentifier(old), n = ObjectIdentifier(new)
-        if last < slots.count, slots[last].old == o, slots[last].new == n { return slots[last].diff }
-        for i in slots.indices where slots[i].old == o && slots[i].new == n {
+        if last < slots.count, slots[last].old === old, slots[last].new === new { return slots[last] }
+        for i in slots.indices where slots[i].old === old && slots[i].new === new {
             last = i
-            return slots[i].diff
+            return slots[i]
         }
-        let defs = new.changedTraits(from: old)
-        let d = Diff(ids: defs.map(\.id), definitions: defs, affectsColor: defs.contains { $0.affectsColorAppearance })
-        let slot = Slot(old: o, new: n, diff: d)
+        let d = Diff(old: old, new: new)
         if slots.count < 4 {
             last = slots.count
-            slots.append(slot)
-            keepAlive.append(contentsOf: [old, new])
+            slots.append(d)
         } else {
             last = next
-            slots[next] = slot
-            keepAlive[2 * next] = old
-            keepAlive[2 * next + 1] = new
+            slots[next] = d
             next = (next + 1) % 4
         }
         return d
