@@ -298,11 +298,35 @@ public final class TraitWorld {
             /// What changed `env`'s collection in this traversal, if it changed.
             let change: Diff?
             var next = 0
-            var count: Int { subviews.count + children.count }
+            /// `subviews`' elements, `env` and `change`, to read without
+            /// reference counting: the frame holds them (and an array held
+            /// here is never written: a view's edits copy it).
+            let subviewElements: UnsafeRawPointer?
+            let subviewCount: Int
+            let envRef: Unmanaged<TraitEnvironment>
+            let changeRef: Unmanaged<Diff>?
+            var count: Int { subviewCount + children.count }
+
+            init(env: TraitEnvironment, subviews: [View], children: [TraitEnvironment], change: Diff?) {
+                self.env = env
+                self.subviews = subviews
+                self.children = children
+                self.change = change
+                subviewElements = subviews.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+                subviewCount = subviews.count
+                envRef = Unmanaged.passUnretained(env)
+                changeRef = change.map { Unmanaged.passUnretained($0) }
+            }
+
+            /// Subview `i` (below ``subviewCount``), unretained.
+            @inline(__always) func subview(at i: Int) -> Unmanaged<View> {
+                subviewElements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<View>>.stride,
+                                                       as: Unmanaged<View>.self)
+            }
 
             /// The child at `i`; nil when that candidate inherits from elsewhere now.
             func child(at i: Int) -> TraitEnvironment? {
-                if i >= subviews.count { return children[i - subviews.count] }
+                if i >= subviewCount { return children[i - subviewCount] }
                 return unsafeDowncast(env, to: View.self).traitChild(for: subviews[i])
             }
         }
@@ -390,13 +414,21 @@ public final class TraitWorld {
             if current.next < current.count {
                 let i = current.next
                 current.next += 1
-                if fastPathAllowed, i < current.subviews.count, let d = current.change, !d.affectsColor,
-                   let entered = enterPlainSubview(current.subviews[i], of: current.env, change: d) {
-                    // Done here; a subview with subviews of its own is visited next.
-                    guard let subviews = entered else { continue }
-                    stack.append(current)
-                    current = Frame(env: current.subviews[i], subviews: subviews, children: [], change: d)
-                    continue
+                if fastPathAllowed, i < current.subviewCount, let d = current.changeRef {
+                    let s = current.subview(at: i)
+                    switch enterPlainSubview(s, of: current.envRef, change: d) {
+                    case .done:
+                        continue
+                    case .hasSubviews:
+                        // Visited next, as `enter` would.
+                        let v = s.takeUnretainedValue()
+                        let frame = Frame(env: v, subviews: v.subviews, children: [], change: current.change)
+                        stack.append(current)
+                        current = frame
+                        continue
+                    case .notPlain:
+                        break
+                    }
                 }
                 guard let c = current.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
                 let entered: Frame?
@@ -426,18 +458,33 @@ public final class TraitWorld {
     /// Returns nil when `s` is not such a subview (the general path handles
     /// it); `.some(nil)` when `s` is done; its subviews when they come next.
     @inline(__always)
-    private func enterPlainSubview(_ s: View, of parent: TraitEnvironment, change d: Diff) -> [View]?? {
-        guard s.pending == .traits, s.kind == .view, s.owningViewController == nil, s.superview === parent,
-              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
+    private func enterPlainSubview(_ su: Unmanaged<View>, of pu: Unmanaged<TraitEnvironment>,
+                                   change du: Unmanaged<Diff>) -> PlainSubviewResult {
+        // Guaranteed references: the caller's frame holds all three.
+        su._withUnsafeGuaranteedRef { s in
+            pu._withUnsafeGuaranteedRef { parent in
+                du._withUnsafeGuaranteedRef { d in
+                    enterPlainSubview(s, of: parent, change: d)
+                }
+            }
+        }
+    }
+
+    enum PlainSubviewResult { case notPlain, done, hasSubviews }
+
+    @inline(__always)
+    private func enterPlainSubview(_ s: View, of parent: TraitEnvironment, change d: Diff) -> PlainSubviewResult {
+        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(of: parent),
+              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed, !d.affectsColor,
               s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
               s.traitCollection === d.old, parent.traitCollection === d.new
-        else { return nil }
+        else { return .notPlain }
         if recordsRecentChanges && s.changedInUpdate != updateNumber {
             if !s.hasUpdatedTraits {
                 s.previousCollection = nil
             } else {
                 // The first environment to replace a collection records it (general path).
-                guard replacedCollections.last === d.old else { return nil }
+                guard replacedCollections.last === d.old else { return .notPlain }
                 s.previousCollection = d.old
             }
             s.changedInUpdate = updateNumber
@@ -450,9 +497,9 @@ public final class TraitWorld {
         s.traitCollection = d.new
         // Its traits are done and its subtree is entered now: nothing stays pending.
         s.pending = []
-        if s.subviews.isEmpty { return .some(nil) }
+        if s.subviews.isEmpty { return .done }
         markChildrenForTraits(s)
-        return .some(s.subviews)
+        return .hasSubviews
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -563,8 +610,8 @@ public final class TraitWorld {
         }
         unsafeDowncast(e, to: View.self).subviews.withUnsafeBufferPointer { subviews in
             for s in subviews {
-                if let vc = s.owningViewController {
-                    if vc.inherits(from: e) { vc.pending.insert(.traits) }
+                if s.hasOwningViewController {
+                    if let vc = s.owningViewController, vc.inherits(from: e) { vc.pending.insert(.traits) }
                 } else {
                     s.pending.insert(.traits)   // a subview's superview is this view
                 }
