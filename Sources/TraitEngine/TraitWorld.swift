@@ -286,50 +286,6 @@ public final class TraitWorld {
     /// so what a callback marks on a child (an override, `setNeedsLayout`) is
     /// seen by that child in this same traversal.
     func visit(_ root: TraitEnvironment, _ mode: VisitMode) throws {
-        /// An environment being visited and its children, taken after its own
-        /// work. A plain view keeps its subviews array as it was then (no copy,
-        /// no list to build: this runs for most environments of a big tree) and
-        /// checks each candidate's parent when it reaches it; other kinds list
-        /// their trait children.
-        struct Frame {
-            let env: TraitEnvironment
-            let subviews: [View]
-            let children: [TraitEnvironment]
-            /// What changed `env`'s collection in this traversal, if it changed.
-            let change: Diff?
-            var next = 0
-            /// `subviews`' elements, `env` and `change`, to read without
-            /// reference counting: the frame holds them (and an array held
-            /// here is never written: a view's edits copy it).
-            let subviewElements: UnsafeRawPointer?
-            let subviewCount: Int
-            let envRef: Unmanaged<TraitEnvironment>
-            let changeRef: Unmanaged<Diff>?
-            var count: Int { subviewCount + children.count }
-
-            init(env: TraitEnvironment, subviews: [View], children: [TraitEnvironment], change: Diff?) {
-                self.env = env
-                self.subviews = subviews
-                self.children = children
-                self.change = change
-                subviewElements = subviews.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-                subviewCount = subviews.count
-                envRef = Unmanaged.passUnretained(env)
-                changeRef = change.map { Unmanaged.passUnretained($0) }
-            }
-
-            /// Subview `i` (below ``subviewCount``), unretained.
-            @inline(__always) func subview(at i: Int) -> Unmanaged<View> {
-                subviewElements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<View>>.stride,
-                                                       as: Unmanaged<View>.self)
-            }
-
-            /// The child at `i`; nil when that candidate inherits from elsewhere now.
-            func child(at i: Int) -> TraitEnvironment? {
-                if i >= subviewCount { return children[i - subviewCount] }
-                return unsafeDowncast(env, to: View.self).traitChild(for: subviews[i])
-            }
-        }
         let needs = mode.needs, markers = mode.markers
         /// A callback failed: keep every environment whose processing was cut
         /// short reachable (recomputing an up-to-date collection is a no-op) so
@@ -343,7 +299,7 @@ public final class TraitWorld {
         }
         /// Does `e`'s own work and returns its frame; nil when nothing below it
         /// is left to do (most environments of a big tree are leaves).
-        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?, parentChange: Diff?) throws -> Frame? {
+        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?, parentChange: Diff?) throws -> VisitFrame? {
             stats.environmentsVisited += 1
             var change: Diff?
             stats.lastUpdateVisited += 1
@@ -392,59 +348,59 @@ public final class TraitWorld {
             if e.kind == .view {
                 let subviews = unsafeDowncast(e, to: View.self).subviews
                 if subviews.isEmpty { return nil }
-                return Frame(env: e, subviews: subviews, children: [], change: change)
+                return VisitFrame(owner: e, subviews: subviews, change: change)
             }
             let children = e.traitChildren
             if children.isEmpty { return nil }
-            return Frame(env: e, subviews: [], children: children, change: change)
+            return VisitFrame(owner: e, children: children, change: change)
         }
-        // The frame being visited, and below it on the stack its ancestors'.
-        var current: Frame
-        var stack: [Frame] = []
+        // The environments being visited, the innermost last.
+        var stack = VisitStack()
+        defer { stack.deallocate() }
         do {
             guard let frame = try enter(root, from: nil, parentChange: nil) else { return }
-            current = frame
+            stack.push(frame)
         } catch {
             keepPending([root])
             throw error
         }
-        // The fast path below needs nothing traced and no colour to redraw.
+        // The fast path below needs nothing traced.
         let fastPathAllowed = mode.traits && tracer == nil
-        while true {
-            if current.next < current.count {
-                let i = current.next
-                current.next += 1
-                if fastPathAllowed, i < current.subviewCount, let d = current.changeRef {
-                    let s = current.subview(at: i)
-                    switch enterPlainSubview(s, of: current.envRef, change: d) {
-                    case .done:
-                        continue
-                    case .hasSubviews:
-                        // Visited next, as `enter` would.
-                        let v = s.takeUnretainedValue()
-                        let frame = Frame(env: v, subviews: v.subviews, children: [], change: current.change)
-                        stack.append(current)
-                        current = frame
-                        continue
-                    case .notPlain:
-                        break
-                    }
-                }
-                guard let c = current.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
-                let entered: Frame?
-                do {
-                    entered = try enter(c, from: current.env, parentChange: current.change)
-                } catch {
-                    keepPending([c, current.env] + stack.map(\.env))
-                    throw error
-                }
-                guard let frame = entered else { continue }
-                stack.append(current)
-                current = frame
+        while stack.count > 0 {
+            // Valid until the next push.
+            let top = stack.top
+            let i = top.pointee.next
+            guard i < top.pointee.count else {
+                stack.pop()
                 continue
             }
-            guard let parent = stack.popLast() else { break }
-            current = parent
+            top.pointee.next = i + 1
+            if fastPathAllowed, top.pointee.subviews != nil, let d = top.pointee.changeRef {
+                let s = top.pointee.subview(at: i)
+                switch enterPlainSubview(s, of: top.pointee.env, change: d) {
+                case .done:
+                    continue
+                case .hasSubviews:
+                    // Visited next, as `enter` would. The frame's subviews keep
+                    // `s` alive, and a frame below holds `d`.
+                    let subviews = s._withUnsafeGuaranteedRef { $0.subviews }
+                    stack.push(VisitFrame(plainView: s, subviews: subviews, changeRef: d))
+                    continue
+                case .notPlain:
+                    break
+                }
+            }
+            guard let c = top.pointee.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
+            let parent = top.pointee.env.takeUnretainedValue()
+            let entered: VisitFrame?
+            do {
+                entered = try enter(c, from: parent, parentChange: top.pointee.changeRef?.takeUnretainedValue())
+            } catch {
+                keepPending([c] + stack.environments.reversed())
+                throw error
+            }
+            guard let frame = entered else { continue }
+            stack.push(frame)
         }
     }
 
@@ -783,6 +739,118 @@ public final class TraitWorld {
         } else {
             try visit(host, .renderOnly)
         }
+    }
+}
+
+/// An environment being visited and its children, taken after its own work
+/// (``TraitWorld/visit(_:_:)``). A plain view keeps its subviews array as it
+/// was then (no copy, no list to build: this runs for most environments of a
+/// big tree) and checks each candidate's parent when it reaches it; other
+/// kinds list their trait children. The frame holds that array, so its
+/// elements are read without reference counting; `env` and `changeRef` are
+/// held by `owner` and `change`, or, for a plain subview entered on the fast
+/// path, by the frames below (the subviews array that listed it, and the
+/// frame whose change it took).
+struct VisitFrame {
+    let subviews: [View]?
+    let children: [TraitEnvironment]?
+    let owner: TraitEnvironment?
+    /// What changed `env`'s collection in this traversal, if it changed.
+    let change: Diff?
+    let env: Unmanaged<TraitEnvironment>
+    let changeRef: Unmanaged<Diff>?
+    let elements: UnsafeRawPointer?
+    let count: Int
+    var next = 0
+
+    init(owner: TraitEnvironment, subviews: [View], change: Diff?) {
+        self.init(env: Unmanaged.passUnretained(owner), owner: owner, subviews: subviews, children: nil,
+                  change: change, changeRef: change.map { Unmanaged.passUnretained($0) })
+    }
+
+    init(owner: TraitEnvironment, children: [TraitEnvironment], change: Diff?) {
+        self.init(env: Unmanaged.passUnretained(owner), owner: owner, subviews: nil, children: children,
+                  change: change, changeRef: change.map { Unmanaged.passUnretained($0) })
+    }
+
+    init(plainView: Unmanaged<View>, subviews: [View], changeRef: Unmanaged<Diff>) {
+        self.init(env: Unmanaged<TraitEnvironment>.fromOpaque(plainView.toOpaque()), owner: nil,
+                  subviews: subviews, children: nil, change: nil, changeRef: changeRef)
+    }
+
+    private init(env: Unmanaged<TraitEnvironment>, owner: TraitEnvironment?, subviews: [View]?,
+                 children: [TraitEnvironment]?, change: Diff?, changeRef: Unmanaged<Diff>?) {
+        self.env = env
+        self.owner = owner
+        self.subviews = subviews
+        self.children = children
+        self.change = change
+        self.changeRef = changeRef
+        if let subviews {
+            elements = subviews.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            count = subviews.count
+        } else if let children {
+            elements = children.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            count = children.count
+        } else {
+            elements = nil
+            count = 0
+        }
+    }
+
+    /// Subview `i` of a view's frame, unretained (the frame holds the array,
+    /// and an array held here is never written: a view's edits copy it).
+    @inline(__always) func subview(at i: Int) -> Unmanaged<View> {
+        elements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<View>>.stride,
+                                        as: Unmanaged<View>.self)
+    }
+
+    /// The child at `i`; nil when that candidate inherits from elsewhere now.
+    func child(at i: Int) -> TraitEnvironment? {
+        if let subviews {
+            return unsafeDowncast(env.takeUnretainedValue(), to: View.self).traitChild(for: subviews[i])
+        }
+        return children.unsafelyUnwrapped[i]
+    }
+}
+
+/// The frames of one traversal, in memory of its own: frames are built in
+/// place and dropped in place (an array of them copied each one on the way
+/// in and out, a third of a root change's instructions).
+struct VisitStack {
+    private var base: UnsafeMutablePointer<VisitFrame>
+    private var capacity = 32
+    private(set) var count = 0
+
+    init() { base = .allocate(capacity: capacity) }
+
+    var top: UnsafeMutablePointer<VisitFrame> { base + (count - 1) }
+
+    mutating func push(_ frame: consuming VisitFrame) {
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<VisitFrame>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = bigger
+            capacity *= 2
+        }
+        (base + count).initialize(to: frame)
+        count += 1
+    }
+
+    mutating func pop() {
+        count -= 1
+        (base + count).deinitialize(count: 1)
+    }
+
+    /// The environments of the frames, outermost first.
+    var environments: [TraitEnvironment] { (0..<count).map { base[$0].env.takeUnretainedValue() } }
+
+    /// Drops the frames left and the memory.
+    mutating func deallocate() {
+        base.deinitialize(count: count)
+        base.deallocate()
+        count = 0
     }
 }
 
