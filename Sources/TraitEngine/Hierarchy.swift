@@ -148,6 +148,10 @@ open class View: TraitEnvironment {
     @inline(__always) final func isSubview(of parent: TraitEnvironment) -> Bool {
         superviewRef?.toOpaque() == Unmanaged.passUnretained(parent).toOpaque()
     }
+    /// The same, given `parent` as an opaque pointer.
+    @inline(__always) final func isSubview(ofOpaque parent: UnsafeMutableRawPointer) -> Bool {
+        superviewRef?.toOpaque() == parent
+    }
     @inline(__always) final var hasOwningViewController: Bool { owningViewControllerRef != nil }
     /// The background color; dynamic colors resolve against the view's traits.
     public var backgroundColor: ColorValue? { didSet { setNeedsDisplay() } }

@@ -135,7 +135,12 @@ open class TraitEnvironment: CustomStringConvertible {
     /// (`TraitWorld.replacedCollections`), and this is read only while
     /// ``changedInUpdate`` is the current update (a retain and a release per
     /// changed environment were 15% of a root change).
-    @exclusivity(unchecked) unowned(unsafe) var previousCollection: TraitCollection?
+    /// (Stored as `Unmanaged`, which an update sets without reference counting.)
+    final var previousCollection: TraitCollection? {
+        @inline(__always) get { previousCollectionRef?.takeUnretainedValue() }
+        @inline(__always) set { previousCollectionRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) var previousCollectionRef: Unmanaged<TraitCollection>?
     @exclusivity(unchecked) var changedInUpdate = 0
 
     public let world: TraitWorld

@@ -364,34 +364,62 @@ public final class TraitWorld {
             keepPending([root])
             throw error
         }
-        // The fast path below needs nothing traced.
+        // The fast path below needs nothing traced. It counts what it does
+        // here, added to the stats before anything can read them (a callback
+        // of the general path, or the end of the traversal).
         let fastPathAllowed = mode.traits && tracer == nil
+        var plainEntered = 0
+        func countPlainEntered() {
+            stats.environmentsVisited += plainEntered
+            stats.lastUpdateVisited += plainEntered
+            stats.traitUpdates += plainEntered
+            plainEntered = 0
+        }
+        defer { countPlainEntered() }
         while stack.count > 0 {
             // Valid until the next push.
             let top = stack.top
-            let i = top.pointee.next
-            guard i < top.pointee.count else {
+            var i = top.pointee.next
+            let count = top.pointee.count
+            // The fast path's conditions on the frame, checked again whenever
+            // the loop comes back to it (a callback may have changed them).
+            if fastPathAllowed, top.pointee.subviews != nil, let d = top.pointee.changeRef {
+                // The change's collections, and whether the frame's view still
+                // holds the new one and the change redraws nothing.
+                let env = top.pointee.env
+                let (applies, old, new) = d._withUnsafeGuaranteedRef { d in
+                    (!d.affectsColor && env._withUnsafeGuaranteedRef { $0.traitCollection === d.new },
+                     Unmanaged.passUnretained(d.old), d.new)
+                }
+                var descend = false
+                while applies && i < count {
+                    let s = top.pointee.subview(at: i)
+                    let result = s._withUnsafeGuaranteedRef {
+                        enterPlainSubview($0, of: env.toOpaque(), old: old, new: new)
+                    }
+                    if result == .notPlain { break }
+                    i &+= 1
+                    plainEntered &+= 1
+                    if result == .hasSubviews {
+                        // Visited next, as `enter` would. The frame's subviews keep
+                        // `s` alive, and this frame holds or shares `d`.
+                        top.pointee.next = i
+                        let subviews = s._withUnsafeGuaranteedRef { $0.subviews }
+                        stack.push(VisitFrame(plainView: s, subviews: subviews, changeRef: d))
+                        descend = true
+                        break
+                    }
+                }
+                if descend { continue }
+            }
+            guard i < count else {
                 stack.pop()
                 continue
             }
             top.pointee.next = i + 1
-            if fastPathAllowed, top.pointee.subviews != nil, let d = top.pointee.changeRef {
-                let s = top.pointee.subview(at: i)
-                switch enterPlainSubview(s, of: top.pointee.env, change: d) {
-                case .done:
-                    continue
-                case .hasSubviews:
-                    // Visited next, as `enter` would. The frame's subviews keep
-                    // `s` alive, and a frame below holds `d`.
-                    let subviews = s._withUnsafeGuaranteedRef { $0.subviews }
-                    stack.push(VisitFrame(plainView: s, subviews: subviews, changeRef: d))
-                    continue
-                case .notPlain:
-                    break
-                }
-            }
             guard let c = top.pointee.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
             let parent = top.pointee.env.takeUnretainedValue()
+            countPlainEntered()
             let entered: VisitFrame?
             do {
                 entered = try enter(c, from: parent, parentChange: top.pointee.changeRef?.takeUnretainedValue())
@@ -404,53 +432,41 @@ public final class TraitWorld {
         }
     }
 
+    enum PlainSubviewResult { case notPlain, done, hasSubviews }
+
     /// What ``visit(_:_:)`` does for most environments of a changed tree, with
     /// no call out of the engine: `s`, a plain subview of `parent` (no
     /// controller, no overrides, registrations, tracked reads, hosted content,
-    /// host callbacks or Swift subclass), with nothing pending but its traits,
-    /// still holding the previous collection of `parent`, which `change` just
-    /// gave `parent`, takes `parent`'s new collection, exactly as
-    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would.
-    /// Returns nil when `s` is not such a subview (the general path handles
-    /// it); `.some(nil)` when `s` is done; its subviews when they come next.
+    /// host callbacks or Swift subclass) with nothing pending but its traits,
+    /// still holding `old`, the previous collection of `parent`, which a
+    /// change this traversal made replaced by `new`, takes `new`, exactly as
+    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would. The
+    /// caller checked that `parent` still holds `new` and that the change
+    /// redraws nothing, keeps the change (and so `old`) alive, and counts `s`
+    /// in the stats. Returns `.notPlain` when `s` is not such a subview (the
+    /// general path handles it), `.hasSubviews` when its subviews come next.
     @inline(__always)
-    private func enterPlainSubview(_ su: Unmanaged<View>, of pu: Unmanaged<TraitEnvironment>,
-                                   change du: Unmanaged<Diff>) -> PlainSubviewResult {
-        // Guaranteed references: the caller's frame holds all three.
-        su._withUnsafeGuaranteedRef { s in
-            pu._withUnsafeGuaranteedRef { parent in
-                du._withUnsafeGuaranteedRef { d in
-                    enterPlainSubview(s, of: parent, change: d)
-                }
-            }
-        }
-    }
-
-    enum PlainSubviewResult { case notPlain, done, hasSubviews }
-
-    @inline(__always)
-    private func enterPlainSubview(_ s: View, of parent: TraitEnvironment, change d: Diff) -> PlainSubviewResult {
-        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(of: parent),
-              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed, !d.affectsColor,
+    private func enterPlainSubview(_ s: View, of parent: UnsafeMutableRawPointer,
+                                   old: Unmanaged<TraitCollection>, new: TraitCollection) -> PlainSubviewResult {
+        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(ofOpaque: parent),
+              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
               s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
-              s.traitCollection === d.old, parent.traitCollection === d.new
+              Unmanaged.passUnretained(s.traitCollection).toOpaque() == old.toOpaque()
         else { return .notPlain }
         if recordsRecentChanges && s.changedInUpdate != updateNumber {
             if !s.hasUpdatedTraits {
-                s.previousCollection = nil
+                s.previousCollectionRef = nil
             } else {
                 // The first environment to replace a collection records it (general path).
-                guard replacedCollections.last === d.old else { return .notPlain }
-                s.previousCollection = d.old
+                guard let last = replacedCollections.last,
+                      Unmanaged.passUnretained(last).toOpaque() == old.toOpaque() else { return .notPlain }
+                s.previousCollectionRef = old
             }
             s.changedInUpdate = updateNumber
         }
-        stats.environmentsVisited += 1
-        stats.lastUpdateVisited += 1
-        stats.traitUpdates += 1
         s.hasUpdatedTraits = true
-        // `d` holds the previous collection: this release frees nothing.
-        s.traitCollection = d.new
+        // The change holds the previous collection: this release frees nothing.
+        s.traitCollection = new
         // Its traits are done and its subtree is entered now: nothing stays pending.
         s.pending = []
         if s.subviews.isEmpty { return .done }
