@@ -95,7 +95,7 @@ public final class TraitWorld {
     /// The collections the current update replaced, kept alive for
     /// ``TraitEnvironment/traitCollectionBeforeLastUpdate`` until the next one
     /// (each once in a row: environments without overrides share one).
-    @exclusivity(unchecked) private var replacedCollections: [TraitCollection] = []
+    @exclusivity(unchecked) fileprivate var replacedCollections: [TraitCollection] = []
 
     /// A new update number: what the last update replaced can go.
     private func beginNumberedUpdate() {
@@ -387,16 +387,14 @@ public final class TraitWorld {
                 // The change's collections, and whether the frame's view still
                 // holds the new one and the change redraws nothing.
                 let env = top.pointee.env
-                let (applies, old, new) = d._withUnsafeGuaranteedRef { d in
+                let (applies, change) = d._withUnsafeGuaranteedRef { d in
                     (!d.affectsColor && env._withUnsafeGuaranteedRef { $0.traitCollection === d.new },
-                     Unmanaged.passUnretained(d.old), d.new)
+                     PlainChange(world: self, parent: env, old: d.old, new: d.new))
                 }
                 var descend = false
                 while applies && i < count {
                     let s = top.pointee.subview(at: i)
-                    let result = s._withUnsafeGuaranteedRef {
-                        enterPlainSubview($0, of: env.toOpaque(), old: old, new: new)
-                    }
+                    let result = s._withUnsafeGuaranteedRef { enterPlainSubview($0, change) }
                     if result == .notPlain { break }
                     i &+= 1
                     plainEntered &+= 1
@@ -404,8 +402,10 @@ public final class TraitWorld {
                         // Visited next, as `enter` would. The frame's subviews keep
                         // `s` alive, and this frame holds or shares `d`.
                         top.pointee.next = i
-                        let subviews = s._withUnsafeGuaranteedRef { $0.subviews }
-                        stack.push(VisitFrame(plainView: s, subviews: subviews, changeRef: d))
+                        let frame = VisitFrame(plainView: s, subviews: s._withUnsafeGuaranteedRef { $0.subviews },
+                                               changeRef: d)
+                        frame.markPlainSubviewsForTraits()
+                        stack.push(frame)
                         descend = true
                         break
                     }
@@ -445,33 +445,53 @@ public final class TraitWorld {
     /// redraws nothing, keeps the change (and so `old`) alive, and counts `s`
     /// in the stats. Returns `.notPlain` when `s` is not such a subview (the
     /// general path handles it), `.hasSubviews` when its subviews come next.
+    /// What the fast path needs of a change, without reference counting: the
+    /// changed view and the collections (the change holds them), and the
+    /// world's recording of recent changes (the general path alone adds to
+    /// `replacedCollections`, so this holds while the fast path runs).
+    struct PlainChange {
+        let parent: UnsafeMutableRawPointer
+        let old: Unmanaged<TraitCollection>
+        let new: Unmanaged<TraitCollection>
+        let recording: Bool
+        let updateNumber: Int
+        let oldIsRecorded: Bool
+
+        @inline(__always)
+        init(world: TraitWorld, parent: Unmanaged<TraitEnvironment>, old: TraitCollection, new: TraitCollection) {
+            self.parent = parent.toOpaque()
+            self.old = Unmanaged.passUnretained(old)
+            self.new = Unmanaged.passUnretained(new)
+            recording = world.recordsRecentChanges
+            updateNumber = world.updateNumber
+            oldIsRecorded = recording && world.replacedCollections.last === old
+        }
+    }
+
     @inline(__always)
-    private func enterPlainSubview(_ s: View, of parent: UnsafeMutableRawPointer,
-                                   old: Unmanaged<TraitCollection>, new: TraitCollection) -> PlainSubviewResult {
-        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(ofOpaque: parent),
+    private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
+        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(ofOpaque: change.parent),
               s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
               s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
-              Unmanaged.passUnretained(s.traitCollection).toOpaque() == old.toOpaque()
+              Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
         else { return .notPlain }
-        if recordsRecentChanges && s.changedInUpdate != updateNumber {
+        if change.recording && s.changedInUpdate != change.updateNumber {
             if !s.hasUpdatedTraits {
                 s.previousCollectionRef = nil
             } else {
                 // The first environment to replace a collection records it (general path).
-                guard let last = replacedCollections.last,
-                      Unmanaged.passUnretained(last).toOpaque() == old.toOpaque() else { return .notPlain }
-                s.previousCollectionRef = old
+                guard change.oldIsRecorded else { return .notPlain }
+                s.previousCollectionRef = change.old
             }
-            s.changedInUpdate = updateNumber
+            s.changedInUpdate = change.updateNumber
         }
         s.hasUpdatedTraits = true
         // The change holds the previous collection: this release frees nothing.
-        s.traitCollection = new
-        // Its traits are done and its subtree is entered now: nothing stays pending.
+        change.new._withUnsafeGuaranteedRef { s.traitCollection = $0 }
+        // Its traits are done and its subtree is entered now: nothing stays
+        // pending (the caller marks its subviews).
         s.pending = []
-        if s.subviews.isEmpty { return .done }
-        markChildrenForTraits(s)
-        return .hasSubviews
+        return s.subviews.isEmpty ? .done : .hasSubviews
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -819,6 +839,22 @@ struct VisitFrame {
     @inline(__always) func subview(at i: Int) -> Unmanaged<View> {
         elements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<View>>.stride,
                                         as: Unmanaged<View>.self)
+    }
+
+    /// Marks the subviews of a plain view's frame for a trait update, as
+    /// `updateOwnTraits` marks a changed view's trait children.
+    @inline(__always) func markPlainSubviewsForTraits() {
+        for i in 0..<count {
+            subview(at: i)._withUnsafeGuaranteedRef { s in
+                if s.hasOwningViewController {
+                    if let vc = s.owningViewController, vc.inherits(from: env.takeUnretainedValue()) {
+                        vc.pending.insert(.traits)
+                    }
+                } else {
+                    s.pending.insert(.traits)   // a subview's superview is this view
+                }
+            }
+        }
     }
 
     /// The child at `i`; nil when that candidate inherits from elsewhere now.
