@@ -878,21 +878,23 @@ struct VisitStack {
 
     var top: UnsafeMutablePointer<VisitFrame> { base + (count - 1) }
 
-    mutating func push(_ frame: consuming VisitFrame) {
-        if count == capacity {
-            let bigger = UnsafeMutablePointer<VisitFrame>.allocate(capacity: capacity * 2)
-            bigger.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = bigger
-            capacity *= 2
-        }
+    @inline(__always) mutating func push(_ frame: consuming VisitFrame) {
+        if count == capacity { grow() }
         (base + count).initialize(to: frame)
         count += 1
     }
 
-    mutating func pop() {
+    @inline(never) private mutating func grow() {
+        let bigger = UnsafeMutablePointer<VisitFrame>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    @inline(__always) mutating func pop() {
         count -= 1
-        (base + count).deinitialize(count: 1)
+        _ = (base + count).move()
     }
 
     /// The environments of the frames, outermost first.
