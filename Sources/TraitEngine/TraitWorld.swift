@@ -364,10 +364,9 @@ public final class TraitWorld {
             keepPending([root])
             throw error
         }
-        // The fast path below needs nothing traced. It counts what it does
-        // here, added to the stats before anything can read them (a callback
-        // of the general path, or the end of the traversal).
-        let fastPathAllowed = mode.traits && tracer == nil
+        // The fast path below counts what it does here, added to the stats
+        // before anything can read them (a callback of the general path, or
+        // the end of the traversal).
         var plainEntered = 0
         func countPlainEntered() {
             stats.environmentsVisited += plainEntered
@@ -381,9 +380,10 @@ public final class TraitWorld {
             let top = stack.top
             var i = top.pointee.next
             let count = top.pointee.count
-            // The fast path's conditions on the frame, checked again whenever
-            // the loop comes back to it (a callback may have changed them).
-            if fastPathAllowed, top.pointee.subviews != nil, let d = top.pointee.changeRef {
+            // The fast path's conditions on the frame (and on the world: it
+            // traces nothing), checked again whenever the loop comes back to
+            // it (a callback may have changed them).
+            if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef {
                 // The change's collections, and whether the frame's view still
                 // holds the new one and the change redraws nothing.
                 let env = top.pointee.env

@@ -116,6 +116,33 @@ final class PlainSubviewPathTests: XCTestCase {
         }
     }
 
+    /// `ui.trace` turned on by a callback during an update traces every change
+    /// after it in that update: the plain views after the callback's view leave
+    /// the fast path, which traces nothing.
+    func testATracerSetDuringAnUpdateSeesTheRestOfIt() throws {
+        let stage = try Stage()
+        let world = stage.world
+        let theme = try makeTrait("TracedTheme", .enumeration(themeEnum), default: .string("standard"))
+        try world.registry.register(theme)
+        let first = try stage.addView("first", to: stage.rootView)
+        var expected: [String] = []
+        for k in 1...3 {
+            let v = try stage.addView("p\(k)", to: stage.rootView)
+            try stage.addView("p\(k).child", to: v)
+            expected += ["p\(k)", "p\(k).child"]
+        }
+        try world.update()
+        var traced: [String] = []
+        try first.registerForTraitChanges([theme]) { [weak world] _, _ in
+            world?.tracer = { event in
+                if case .traitsChanged(let env, _) = event { traced.append(env.name ?? "?") }
+            }
+        }
+        try stage.scene.setTraitOverride(theme, .string("bold"))
+        try world.update()
+        XCTAssertEqual(traced, expected)
+    }
+
     /// A chain far deeper than the traversal's first stack allocation: every
     /// level is entered on the fast path and pushes a frame.
     func testADeepPlainChainUpdatesToItsLeaf() throws {
