@@ -368,13 +368,7 @@ public final class TraitWorld {
         // before anything can read them (a callback of the general path, or
         // the end of the traversal).
         var plainEntered = 0
-        func countPlainEntered() {
-            stats.environmentsVisited += plainEntered
-            stats.lastUpdateVisited += plainEntered
-            stats.traitUpdates += plainEntered
-            plainEntered = 0
-        }
-        defer { countPlainEntered() }
+        defer { countPlainEntered(plainEntered) }
         while stack.count > 0 {
             // Valid until the next push.
             let top = stack.top
@@ -382,8 +376,11 @@ public final class TraitWorld {
             let count = top.pointee.count
             // The fast path's conditions on the frame (and on the world: it
             // traces nothing), checked again whenever the loop comes back to
-            // it (a callback may have changed them).
-            if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef {
+            // it (a callback may have changed them). After a subview that was
+            // not plain, the next one must look plain first: a frame of such
+            // subviews does not set the fast path up for each of them.
+            if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef, i < count,
+               !top.pointee.plainFailed || top.pointee.subview(at: i)._withUnsafeGuaranteedRef(TraitWorld.isPlain) {
                 // The change's collections, and whether the frame's view still
                 // holds the new one and the change redraws nothing.
                 let env = top.pointee.env
@@ -392,10 +389,14 @@ public final class TraitWorld {
                      PlainChange(world: self, parent: env, old: d.old, new: d.new))
                 }
                 var descend = false
+                top.pointee.plainFailed = false
                 while applies && i < count {
                     let s = top.pointee.subview(at: i)
                     let result = s._withUnsafeGuaranteedRef { enterPlainSubview($0, change) }
-                    if result == .notPlain { break }
+                    if result == .notPlain {
+                        top.pointee.plainFailed = true
+                        break
+                    }
                     i &+= 1
                     plainEntered &+= 1
                     if result == .hasSubviews {
@@ -419,7 +420,10 @@ public final class TraitWorld {
             top.pointee.next = i + 1
             guard let c = top.pointee.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
             let parent = top.pointee.env.takeUnretainedValue()
-            countPlainEntered()
+            if plainEntered != 0 {
+                countPlainEntered(plainEntered)
+                plainEntered = 0
+            }
             let entered: VisitFrame?
             do {
                 entered = try enter(c, from: parent, parentChange: top.pointee.changeRef?.takeUnretainedValue())
@@ -430,6 +434,13 @@ public final class TraitWorld {
             guard let frame = entered else { continue }
             stack.push(frame)
         }
+    }
+
+    /// Adds `n` environments entered on the fast path to the stats.
+    private func countPlainEntered(_ n: Int) {
+        stats.environmentsVisited += n
+        stats.lastUpdateVisited += n
+        stats.traitUpdates += n
     }
 
     enum PlainSubviewResult { case notPlain, done, hasSubviews }
@@ -470,9 +481,7 @@ public final class TraitWorld {
 
     @inline(__always)
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
-        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(ofOpaque: change.parent),
-              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
-              s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
+        guard TraitWorld.isPlain(s), s.isSubview(ofOpaque: change.parent),
               Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
         else { return .notPlain }
         if change.recording && s.changedInUpdate != change.updateNumber {
@@ -492,6 +501,15 @@ public final class TraitWorld {
         // pending (the caller marks its subviews).
         s.pending = []
         return s.subviews.isEmpty ? .done : .hasSubviews
+    }
+
+    /// What a plain view is to the fast path (`enterPlainSubview`): nothing
+    /// pending but its traits, and nothing that the general path would call
+    /// or check when its collection changes.
+    @inline(__always) private static func isPlain(_ s: View) -> Bool {
+        s.pending == .traits && s.kind == .view && !s.hasOwningViewController
+            && s.hostCallbacks & TraitWorld.hostTraitBits == 0 && !s.isSubclassed
+            && s.overrideEntries.isEmpty && s.registrations.isEmpty && !s.hasTrackedTraits && s.hostedContent == nil
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -540,17 +558,29 @@ public final class TraitWorld {
                          parentChange: Diff? = nil) throws -> Diff? {
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
-        let diff: Diff
         if let pc = parentChange, let parent, e.overrideEntries.isEmpty, e.kind != .screen,
-           e.traitCollection === pc.old, parent.traitCollection === pc.new {
-            diff = pc
-        } else {
-            let old = e.traitCollection
-            let new = computeCollection(e, parent: parent)
-            if new === old { return nil }
-            diff = diffCache.diff(old, new)
-            if diff.ids.isEmpty { return nil }
+           TraitWorld.same(e.traitCollection, pc.old), TraitWorld.same(parent.traitCollection, pc.new) {
+            try apply(pc, to: e, first: first)
+            return pc
         }
+        let old = e.traitCollection
+        let new = computeCollection(e, parent: parent)
+        if new === old { return nil }
+        let diff = diffCache.diff(old, new)
+        if diff.ids.isEmpty { return nil }
+        try apply(diff, to: e, first: first)
+        return diff
+    }
+
+    /// Whether `a` and `b` are one object, compared without reference counting.
+    @inline(__always) static func same(_ a: TraitCollection, _ b: TraitCollection) -> Bool {
+        Unmanaged.passUnretained(a).toOpaque() == Unmanaged.passUnretained(b).toOpaque()
+    }
+
+    /// `e`'s collection changed as `diff` says (`first`: it is the first
+    /// collection an update gave it): stores it, marks its children, and
+    /// delivers its callbacks.
+    private func apply(_ diff: Diff, to e: TraitEnvironment, first: Bool) throws {
         // The diff holds both collections: `old` lives while it does.
         let old = diff.old
         e.traitCollection = diff.new
@@ -589,7 +619,6 @@ public final class TraitWorld {
         } else if e.hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
             try delegate?.environment(e, traitCollectionDidChange: old)
         }
-        return diff
     }
 
     /// Marks the trait children of `e` for a trait update (`forEachTraitChild`,
@@ -798,6 +827,8 @@ struct VisitFrame {
     let elements: UnsafeRawPointer?
     let count: Int
     var next = 0
+    /// The last subview the fast path tried here was not plain.
+    var plainFailed = false
 
     init(owner: TraitEnvironment, subviews: [View], change: Diff?) {
         self.init(env: Unmanaged.passUnretained(owner), owner: owner, subviews: subviews, children: nil,
@@ -858,11 +889,15 @@ struct VisitFrame {
     }
 
     /// The child at `i`; nil when that candidate inherits from elsewhere now.
-    func child(at i: Int) -> TraitEnvironment? {
-        if let subviews {
-            return unsafeDowncast(env.takeUnretainedValue(), to: View.self).traitChild(for: subviews[i])
+    @inline(__always) func child(at i: Int) -> TraitEnvironment? {
+        let element = elements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<TraitEnvironment>>.stride,
+                                                      as: Unmanaged<TraitEnvironment>.self)
+        if subviews == nil { return element.takeUnretainedValue() }
+        return env._withUnsafeGuaranteedRef { parent in
+            Unmanaged<View>.fromOpaque(element.toOpaque())._withUnsafeGuaranteedRef {
+                unsafeDowncast(parent, to: View.self).traitChild(for: $0)
+            }
         }
-        return children.unsafelyUnwrapped[i]
     }
 }
 
