@@ -56,20 +56,20 @@ public final class TraitWorld {
     /// Receives an event for each step when set (`ui.trace`).
     @exclusivity(unchecked) public var tracer: ((TraceEvent) -> Void)?
     /// The most passes one update may take before it stops as unsettled.
-    public var maximumPasses = 100
+    @exclusivity(unchecked) public var maximumPasses = 100
 
     @exclusivity(unchecked) public var hierarchyMode: HierarchyMode = .ios17 {
         didSet { if oldValue != hierarchyMode { invalidateAllTraits() } }
     }
 
-    public private(set) var connectedScenes: [WindowScene] = []
-    var pendingScreens: [Screen] = []
+    @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
+    @exclusivity(unchecked) var pendingScreens: [Screen] = []
     @exclusivity(unchecked) var hasPendingWork = false
     /// Something left a window: the appeared controllers must be rechecked.
     @exclusivity(unchecked) var structureChanged = false
-    private var appeared: [ViewController] = []
-    private var didAppearQueue: [ViewController] = []
-    private var didDisappearQueue: [ViewController] = []
+    @exclusivity(unchecked) private var appeared: [ViewController] = []
+    @exclusivity(unchecked) private var didAppearQueue: [ViewController] = []
+    @exclusivity(unchecked) private var didDisappearQueue: [ViewController] = []
     /// The environment whose tracked callback is running, if any.
     @exclusivity(unchecked) public internal(set) var trackingEnvironment: TraitEnvironment?
 
@@ -102,7 +102,7 @@ public final class TraitWorld {
         updateNumber += 1
         if !replacedCollections.isEmpty { replacedCollections.removeAll(keepingCapacity: true) }
     }
-    private var isUpdating = false
+    @exclusivity(unchecked) private var isUpdating = false
 
     public init() {}
 
@@ -418,20 +418,23 @@ public final class TraitWorld {
                 continue
             }
             top.pointee.next = i + 1
-            guard let c = top.pointee.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
+            // Siblings with nothing to do are passed over without reference counting.
+            guard let candidate = top.pointee.child(at: i),
+                  candidate._withUnsafeGuaranteedRef({ !$0.pending.isDisjoint(with: needs) }) else { continue }
+            let c = candidate.takeUnretainedValue()
             let parent = top.pointee.env.takeUnretainedValue()
             if plainEntered != 0 {
                 countPlainEntered(plainEntered)
                 plainEntered = 0
             }
-            let entered: VisitFrame?
+            var entered: VisitFrame?
             do {
                 entered = try enter(c, from: parent, parentChange: top.pointee.changeRef?.takeUnretainedValue())
             } catch {
                 keepPending([c] + stack.environments.reversed())
                 throw error
             }
-            guard let frame = entered else { continue }
+            guard let frame = entered.take() else { continue }
             stack.push(frame)
         }
     }
@@ -888,14 +891,19 @@ struct VisitFrame {
         }
     }
 
-    /// The child at `i`; nil when that candidate inherits from elsewhere now.
-    @inline(__always) func child(at i: Int) -> TraitEnvironment? {
+    /// The child at `i`, unretained (alive until the next call out of the
+    /// engine: a controller is held by its parent, not by this frame); nil
+    /// when that candidate inherits from elsewhere now.
+    @inline(__always) func child(at i: Int) -> Unmanaged<TraitEnvironment>? {
         let element = elements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<TraitEnvironment>>.stride,
                                                       as: Unmanaged<TraitEnvironment>.self)
-        if subviews == nil { return element.takeUnretainedValue() }
+        if subviews == nil { return element }
         return env._withUnsafeGuaranteedRef { parent in
-            Unmanaged<View>.fromOpaque(element.toOpaque())._withUnsafeGuaranteedRef {
-                unsafeDowncast(parent, to: View.self).traitChild(for: $0)
+            Unmanaged<View>.fromOpaque(element.toOpaque())._withUnsafeGuaranteedRef { s in
+                if s.hasOwningViewController {
+                    return unsafeDowncast(parent, to: View.self).traitChild(for: s).map { Unmanaged.passUnretained($0) }
+                }
+                return s.isSubview(ofOpaque: env.toOpaque()) ? element : nil
             }
         }
     }
