@@ -444,6 +444,47 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref) {
+    if (!lua_checkstack(L, 8)) return TL_ENV_CALL_SLOW;
+    int top = lua_gettop(L);
+    int handler = top + 1, u = top + 2, fn = top + 3;
+    lua_pushcfunction(L, tl_msghandler);
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, objects_ref) != LUA_TTABLE || lua_rawgetp(L, -1, env) != LUA_TUSERDATA) {
+        lua_settop(L, top);
+        return TL_ENV_CALL_SLOW;   // no object yet: Swift makes it
+    }
+    lua_replace(L, u);             // [handler, u]
+    int status = TL_ENV_CALL_NONE;
+    if (handler_id > 0) {
+        // fields.__handlers[id]: a function, or a target-action entry (Swift's path).
+        if (lua_getiuservalue(L, u, 1) == LUA_TTABLE
+            && lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref) == LUA_TSTRING
+            && lua_rawget(L, -2) == LUA_TTABLE) {
+            int t = lua_rawgeti(L, -1, handler_id);
+            status = t == LUA_TFUNCTION ? LUA_OK : t == LUA_TNIL ? TL_ENV_CALL_NONE : TL_ENV_CALL_SLOW;
+        }
+    } else {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);
+        if (tl_rawlookup_at(L, u, -1) == LUA_TFUNCTION) status = LUA_OK;
+    }
+    if (status != LUA_OK) { lua_settop(L, top); return status; }
+    lua_replace(L, fn);
+    lua_settop(L, fn);             // [handler, u, fn]
+    lua_pushvalue(L, u);
+    int nargs = 1;
+    if (previous_ref != LUA_NOREF) { lua_rawgeti(L, LUA_REGISTRYINDEX, previous_ref); nargs = 2; }
+    tl_recover(L);
+    tl_host *h = tl_gethost(L);
+    int saved = h->in_swift;
+    h->in_swift = 0;
+    status = lua_pcall(L, nargs, 0, handler);
+    h->in_swift = saved;
+    if (status == LUA_OK) { lua_settop(L, top); return LUA_OK; }
+    lua_replace(L, top + 1);       // the message, with its traceback
+    lua_settop(L, top + 1);
+    return status;
+}
+
 int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud) {
     tl_host *h = tl_gethost(L);
     int saved = h->in_swift;

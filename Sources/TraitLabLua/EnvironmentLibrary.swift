@@ -693,6 +693,16 @@ extension LuaHost {
 
     /// Calls a Lua registration. Returns false when its target was collected.
     private func deliver(env: TraitEnvironment, id: Int, previous: TraitCollection) throws -> Bool {
+        // A function handler is found and called from C (tl_env_call); the
+        // previous collection's object is the recent slot (siblings share it).
+        if Unmanaged.passUnretained(previous).toOpaque() != recentCollection { push(previous); L.pop() }
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), refs.keyHandlers,
+                           lua_Integer(id), refs.recentCollection) {
+        case LUA_OK: return true
+        case TL_ENV_CALL_NONE: return false
+        case TL_ENV_CALL_SLOW: break
+        default: throw LuaError.raised(popError())
+        }
         let base = L.top
         defer { L.setTop(base) }
         push(env)

@@ -542,7 +542,24 @@ extension LuaHost: TraitWorldDelegate {
         L.pop()
     }
 
+    /// Calls the callback for `bit` from C when the object exists (the usual
+    /// case); false when Swift must make the object and look it up itself.
+    private func callCallback(_ env: TraitEnvironment, _ bit: UInt16, previous: TraitCollection?) throws -> Bool {
+        var previousRef = LUA_NOREF
+        if let previous {
+            if Unmanaged.passUnretained(previous).toOpaque() != recentCollection { push(previous); L.pop() }
+            previousRef = refs.recentCollection
+        }
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(),
+                           refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
+        case LUA_OK, TL_ENV_CALL_NONE: return true
+        case TL_ENV_CALL_SLOW: return false
+        default: throw LuaError.raised(popError())
+        }
+    }
+
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
+        if try callCallback(env, TraitEnvironment.hostTraitCollectionDidChange, previous: previous) { return }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
@@ -555,6 +572,7 @@ extension LuaHost: TraitWorldDelegate {
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
         // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
+        if try callCallback(env, event.hostBit, previous: nil) { return }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }

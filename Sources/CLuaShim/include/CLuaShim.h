@@ -107,6 +107,19 @@ void tl_pushboxgc(lua_State *L);
 // lua_pcall with a traceback-appending message handler, lifting the "innermost
 // frame is Swift" flag while Lua code runs.
 int tl_pcall(lua_State *L, int nargs, int nresults);
+// From an update: calls the Lua function an exposed environment has for
+// an engine callback, with no Swift work on the stack. The object is found
+// by pointer in registry[objects_ref] (weak values). With handler_id > 0 the
+// function is fields[registry[key_ref]][handler_id] (a registration); else
+// the callback named registry[key_ref], looked up as tl_rawlookup_at does.
+// It gets the object and, unless previous_ref is LUA_NOREF, the value in
+// registry[previous_ref]. Returns LUA_OK after the call, a Lua error status
+// with the message (and traceback) on top, TL_ENV_CALL_NONE when there is no
+// such function, or TL_ENV_CALL_SLOW when the caller must take its general
+// path (no object yet, a target-action entry, no stack): nothing is pushed then.
+#define TL_ENV_CALL_NONE (-100)
+#define TL_ENV_CALL_SLOW (-101)
+int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref);
 // Runs `fn(L, ud)` in protected mode (for raising APIs such as lua_next on foreign
 // tables, luaL_loadbuffer, metamethod-triggering gets). Returns a Lua status.
 int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud);
