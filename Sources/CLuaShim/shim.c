@@ -275,18 +275,37 @@ size_t tl_engine_bytes(lua_State *L) {
 // Trampolines: the only way Lua enters Swift.
 
 static int tl_raise_status(lua_State *L, int n);
+static int tl_after_swift(lua_State *L, tl_host *h, int n);
 
-static int tl_call_swift(lua_State *L, int fnid) {
-    tl_host *h = tl_gethost(L);
+// What a call into Swift saves of the host's flags.
+typedef struct tl_swift_frame { int in_swift, in_finalizer; } tl_swift_frame;
+
+static inline tl_swift_frame tl_enter_swift(lua_State *L, tl_host *h) {
     if (h->refused && !h->in_swift) tl_recover(L);
-    int saved = h->in_swift, saved_fin = h->swift_in_finalizer;
+    tl_swift_frame f = { h->in_swift, h->swift_in_finalizer };
     h->in_swift = 1;
     h->swift_in_finalizer = lua_gc(L, LUA_GCISRUNNING) < 0;
     h->swift_frames++;
-    int n = tl_dispatch(L, fnid);
+    return f;
+}
+
+static inline void tl_leave_swift(tl_host *h, tl_swift_frame f) {
     h->swift_frames--;
-    h->in_swift = saved;
-    h->swift_in_finalizer = saved_fin;
+    h->in_swift = f.in_swift;
+    h->swift_in_finalizer = f.in_finalizer;
+}
+
+static int tl_call_swift(lua_State *L, int fnid) {
+    tl_host *h = tl_gethost(L);
+    tl_swift_frame f = tl_enter_swift(L, h);
+    int n = tl_dispatch(L, fnid);
+    tl_leave_swift(h, f);
+    return tl_after_swift(L, h, n);
+}
+
+// After Swift returned n (a result count or a TL_RAISE status): raises what
+// Swift could not (its error, memory refused while it ran), else passes n on.
+static int tl_after_swift(lua_State *L, tl_host *h, int n) {
     if (h->in_swift) return tl_raise_status(L, n);
     if (h->alloc_failed) {
         h->alloc_failed = 0;
@@ -798,6 +817,70 @@ static int tl_env_index(lua_State *L) {
 // protected metatable).
 static char tl_cache_box_key;
 
+// The definition a key names for a collection read: a definition box, or a
+// property name found in the registry table Swift fills (names not seen yet
+// take the general path, which adds them). Leaves the stack as it was.
+static void *tl_definition_for_key(lua_State *L, tl_host *h, int key) {
+    int kind = 0;
+    void *def = NULL;
+    if (lua_type(L, key) == LUA_TSTRING) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            lua_rawget(L, -2);
+            def = tl_tobox(L, -1, &kind);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        def = tl_tobox(L, key, &kind);
+    }
+    return def && kind == TL_KIND_DEFINITION ? def : NULL;
+}
+
+// Keeps a value read from the collection object at `box` (see CLuaShim.h):
+// the first read notes itself in the user value, the second promotes the
+// object, later ones add to its cache. Tracking objects have no user value.
+static void tl_collection_cache(lua_State *L, tl_host *h, int box, int key, int value) {
+    int t = lua_getiuservalue(L, box, 1);
+    if (t == LUA_TBOOLEAN) {
+        lua_pop(L, 1);
+        int template_type = lua_rawgeti(L, LUA_REGISTRYINDEX, h->collection_meta_ref);
+        int cache_meta_type = lua_rawgeti(L, LUA_REGISTRYINDEX, h->collection_cache_meta_ref);
+        if (template_type == LUA_TTABLE && cache_meta_type == LUA_TTABLE) tl_collection_promote(L, box, -2, -1);
+        lua_pop(L, 2);
+        t = lua_getiuservalue(L, box, 1);
+    } else if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 0);
+        lua_setiuservalue(L, box, 1);
+        return;
+    }
+    if (t == LUA_TTABLE) {
+        lua_pushvalue(L, key);
+        lua_pushvalue(L, value);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+}
+
+// Keeps a value a tracking object read (its user value, made on first use).
+static void tl_tracking_cache(lua_State *L, int box, int key, int value) {
+    int t = lua_getiuservalue(L, box, 1);
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_createtable(L, 0, 2);
+        lua_pushvalue(L, -1);
+        if (!lua_setiuservalue(L, box, 1)) { lua_pop(L, 1); return; }
+        t = LUA_TTABLE;
+    }
+    if (t == LUA_TTABLE) {
+        lua_pushvalue(L, key);
+        lua_pushvalue(L, value);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+}
+
 static int tl_collection_index(lua_State *L) {
     lua_settop(L, 2);
     if (lua_type(L, 1) == LUA_TTABLE) {
@@ -815,6 +898,35 @@ static int tl_collection_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
     lua_settop(L, 2);
+    tl_host *h = tl_gethost(L);
+    void *def = h && h->collection_value ? tl_definition_for_key(L, h, 2) : NULL;
+    if (def) {
+        void *collection = tl_tobox(L, 1, NULL);
+        int tracking = lua_toboolean(L, lua_upvalueindex(3));
+        if (tracking) {
+            // A value read before: recorded, and served from the cache.
+            if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+                lua_pushvalue(L, 2);
+                if (lua_rawget(L, -2) != LUA_TNIL) {
+                    if (h->record_read) h->record_read(h->swift_host, collection, def);
+                    return 1;
+                }
+            }
+            lua_settop(L, 2);
+        }
+        // A trait: Swift pushes its value, with no dispatcher in between.
+        int cacheable = 0;
+        tl_swift_frame f = tl_enter_swift(L, h);
+        int n = h->collection_value(h->swift_host, L, collection, def, &cacheable);
+        tl_leave_swift(h, f);
+        if (n == 1 && lua_gettop(L) == 3) {
+            n = tl_after_swift(L, h, 1);
+            if (tracking) tl_tracking_cache(L, 1, 2, 3);
+            else if (cacheable) tl_collection_cache(L, h, 1, 2, 3);
+            return n;
+        }
+        lua_settop(L, 2);
+    }
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
 }
 
@@ -868,11 +980,12 @@ void tl_collection_clear_cache(lua_State *L, int box) {
     lua_pop(L, 1);
 }
 
-void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index) {
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int tracking) {
     methods_index = lua_absindex(L, methods_index);
     lua_pushinteger(L, fnid);
     lua_pushvalue(L, methods_index);
-    lua_pushcclosure(L, tl_collection_index, 2);
+    lua_pushboolean(L, tracking);
+    lua_pushcclosure(L, tl_collection_index, 3);
 }
 
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index) {

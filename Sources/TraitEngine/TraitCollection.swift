@@ -52,6 +52,12 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
         return rawValue(definition)
     }
 
+    /// Records a read of `definition` in `collection` as its subscript does
+    /// (for hosts that serve values they cached, such as the Lua binding).
+    public static func recordRead(of definition: TraitDefinition, in collection: TraitCollection) {
+        if let t = tracker, t.collection === collection || t.viewCollection === collection { t.record(definition) }
+    }
+
     /// The value without recording a tracked read.
     public func rawValue(_ definition: TraitDefinition) -> TraitValue {
         let id = definition.id

@@ -281,6 +281,26 @@ public final class LuaHost {
                 $0.hostCallbacks |= TraitEnvironment.hostCachesCollection
             }
         }
+        // A trait read from a collection object (tl_collection_index): the
+        // value, pushed straight onto the reading thread's stack.
+        h.pointee.collection_value = { hostPointer, L, collection, definition, cacheable in
+            guard let hostPointer, let L, let collection, let definition else { return 0 }
+            return Unmanaged<LuaHost>.fromOpaque(hostPointer)._withUnsafeGuaranteedRef { host in
+                Unmanaged<TraitCollection>.fromOpaque(collection)._withUnsafeGuaranteedRef { tc in
+                    Unmanaged<TraitDefinition>.fromOpaque(definition)._withUnsafeGuaranteedRef { d in
+                        host.pushTraitValue(tc, d, onto: L, cacheable: cacheable)
+                    }
+                }
+            }
+        }
+        h.pointee.record_read = { _, collection, definition in
+            guard let collection, let definition else { return }
+            Unmanaged<TraitCollection>.fromOpaque(collection)._withUnsafeGuaranteedRef { tc in
+                Unmanaged<TraitDefinition>.fromOpaque(definition)._withUnsafeGuaranteedRef { d in
+                    TraitCollection.recordRead(of: d, in: tc)
+                }
+            }
+        }
         L.push(true)
         refs.recentCollection = L.ref()
         L.push("__handlers")
@@ -288,6 +308,7 @@ public final class LuaHost {
         L.push("traitCollection")
         refs.keyTraitCollection = L.ref()
         refs.definitionsByProperty = table(mode: nil)
+        h.pointee.definitions_by_property_ref = refs.definitionsByProperty
         refs.callbackKeys = (0..<16).map { bit in
             L.push(callbackNames[bit])
             return L.ref()
@@ -460,7 +481,7 @@ public final class LuaHost {
         }
         L.pop()
         let objects = L.top
-        L.pushBox(tc, kind: .collection, userValues: tracking ? 0 : 1)
+        L.pushBox(tc, kind: .collection, userValues: 1)
         L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         L.pushValue(-1)

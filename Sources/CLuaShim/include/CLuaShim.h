@@ -60,6 +60,20 @@ typedef struct tl_host {
     int collection_objects_ref;
     int tracking_objects_ref;
     lua_Integer trait_collection_property;
+    // A trait read from a collection object served without the dispatcher
+    // (tl_collection_index): the definition is found in C (registry table
+    // definitions_by_property_ref: property name -> definition box, or a
+    // definition box as the key); Swift pushes the value onto L and returns 1,
+    // or returns 0 with nothing pushed for what the general path handles
+    // (table values). *cacheable tells whether the object may keep the value.
+    // Called with the state's Swift flags set as for any call into Swift.
+    int (*collection_value)(void *swift_host, lua_State *L, void *collection, void *definition, int *cacheable);
+    // A tracking object's read served from its cache in C: Swift records it
+    // as a read of the collection (automatic trait tracking). Touches no Lua.
+    void (*record_read)(void *swift_host, void *collection, void *definition);
+    int definitions_by_property_ref;
+    int collection_meta_ref;        // the shared metatable (template of promoted ones)
+    int collection_cache_meta_ref;  // the caches' shared metatable
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -196,6 +210,7 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 // protected instance metatable. User fields live under any key but "__"
 // names, which hold the host's bookkeeping and are never served to scripts.
 #define TL_KIND_ENVIRONMENT 1
+#define TL_KIND_DEFINITION 2
 #define TL_KIND_COLLECTION 4
 // __index for the instance metatable: user fields, then the class chain (raw,
 // methods), then the property table; a known property calls Swift with
@@ -209,8 +224,10 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 // metatable of its own (a copy of the shared one) whose __index is that
 // table, so further reads never leave the VM; a miss reaches the same C
 // function through the cache's shared metatable. Tracking objects (whose
-// reads must reach Swift to be recorded) are never promoted.
-void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index);
+// reads must be recorded, `tracking` set) are never promoted: their user
+// value is a cache the C indexer reads, recording each read through
+// record_read, so a tracked read of a value read before stays in C.
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int tracking);
 // Promotes the collection object at `box` (see above); `template_index` is the
 // shared metatable, `cache_meta_index` the caches' shared metatable. Leaves
 // nothing on the stack.
