@@ -762,8 +762,35 @@ static int tl_env_index(lua_State *L) {
             int tracked = 0;
             void *c = h->env_collection(h->swift_host, env, &tracked);
             int objects = tracked ? h->tracking_objects_ref : h->collection_objects_ref;
-            if (c && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
-                  && lua_rawgetp(L, -1, c) == LUA_TUSERDATA) {
+            if (c && h->retain_collection && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
+                  && lua_rawgetp(L, -1, c) == LUA_TNIL) {
+                // The collection's first object, made here: a box with the
+                // shared metatable, kept in the weak table of objects. The
+                // allocation may collect garbage and run finalizers, which may
+                // run an update: ask again after it (nothing runs between that
+                // answer and the reference taken).
+                int table = lua_gettop(L) - 1;
+                lua_pop(L, 1);
+                tl_box *b = tl_newbox(L, NULL, TL_KIND_COLLECTION, 1);
+                int kind = 0, again = 0;
+                void *now_env = tl_tobox(L, 1, &kind);
+                void *now = now_env == env ? h->env_collection(h->swift_host, env, &again) : NULL;
+                if (now == c && again == tracked && lua_rawgetp(L, table, c) == LUA_TNIL) {
+                    lua_pop(L, 1);
+                    h->retain_collection(c);
+                    b->payload = c;
+                    if (lua_rawgeti(L, LUA_REGISTRYINDEX, tracked ? h->tracking_meta_ref : h->collection_meta_ref) == LUA_TTABLE)
+                        lua_setmetatable(L, -2);
+                    else
+                        lua_pop(L, 1);   // (then no finalizer: the reference is never given back)
+                    lua_pushvalue(L, -1);
+                    lua_rawsetp(L, table, c);
+                    return 1;
+                }
+                lua_settop(L, 3);
+                return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+            }
+            if (c && lua_type(L, -1) == LUA_TUSERDATA) {
                 // (debug.getregistry reaches the table: check what it holds.
                 // A box a script finalized is replaced by Swift.)
                 tl_box *b = tl_checkedbox(L, -1);

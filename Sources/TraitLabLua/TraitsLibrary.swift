@@ -255,6 +255,10 @@ extension LuaHost {
         let h = tl_gethost(L)!
         h.pointee.collection_meta_ref = refs.collectionMeta
         h.pointee.collection_cache_meta_ref = refs.collectionCacheMeta
+        h.pointee.tracking_meta_ref = refs.trackingCollectionMeta
+        h.pointee.retain_collection = { collection in
+            if let collection { _ = Unmanaged<TraitCollection>.fromOpaque(collection).retain() }
+        }
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)

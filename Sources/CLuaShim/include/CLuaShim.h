@@ -71,6 +71,10 @@ typedef struct tl_host {
     // A tracking object's read served from its cache in C: Swift records it
     // as a read of the collection (automatic trait tracking). Touches no Lua.
     void (*record_read)(void *swift_host, void *collection, void *definition);
+    // Takes a reference to a collection (a box made in C holds one; its
+    // finalizer gives it back through Swift's release).
+    void (*retain_collection)(void *collection);
+    int tracking_meta_ref;          // the tracking objects' shared metatable
     int definitions_by_property_ref;
     int collection_meta_ref;        // the shared metatable (template of promoted ones)
     int collection_cache_meta_ref;  // the caches' shared metatable
