@@ -384,7 +384,9 @@ open class TraitEnvironment: CustomStringConvertible {
     func tracking(_ kind: TrackedTraits.Kind, accumulate: Bool = false,
                   _ body: () throws -> Void) rethrows {
         let view = asViewController?.viewIfLoaded
-        let tracker = TraitReadTracker(collection: traitCollection, viewCollection: view?.traitCollection)
+        // Both collections stay alive while the callback runs: this frame holds them.
+        let collection = traitCollection, viewCollection = view?.traitCollection
+        let tracker = TraitReadTracker.take(collection: collection, viewCollection: viewCollection)
         // Whether a read is tracked never depends on an earlier untracked one:
         // a host drops what it cached of these collections first (only a host
         // that said it caches one: a call per callback otherwise).
@@ -399,20 +401,18 @@ open class TraitEnvironment: CustomStringConvertible {
         defer {
             TraitCollection.tracker = outer
             world.trackingEnvironment = outerEnv
-            let read = tracker.read
             if accumulate {
-                for d in read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
+                for d in tracker.read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
                     tracked[kind].append(d)
                 }
             } else if let box = trackedBox {
                 // Most callbacks read what they read the last time: nothing to store then.
-                let current = box.traits[kind]
-                if current.count != read.count || zip(current, read).contains(where: { $0 !== $1 }) {
-                    tracked[kind] = read
-                }
-            } else if !read.isEmpty {
-                tracked[kind] = read
+                if !tracker.readExactly(box.traits[kind]) { tracked[kind] = tracker.read }
+            } else if tracker.count > 0 {
+                tracked[kind] = tracker.read
             }
+            withExtendedLifetime((collection, viewCollection)) {}
+            TraitReadTracker.give(tracker)
         }
         try body()
     }
