@@ -463,6 +463,41 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+// tl_rawlookup_at for an environment object known to be one (at `u`) and a
+// callback name (at `key`, no "__" name): its own field, then its class
+// chain. Pushes the value (or nil) and returns its type.
+static int tl_env_lookup(lua_State *L, int u, int key) {
+    if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
+        lua_pushvalue(L, key);
+        int t = lua_rawget(L, -2);
+        if (t != LUA_TNIL) { lua_copy(L, -1, -2); lua_pop(L, 1); return t; }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (!lua_getmetatable(L, u)) { lua_pushnil(L); return LUA_TNIL; }
+    int link = lua_gettop(L);
+    lua_pushliteral(L, "__metatable");
+    lua_rawget(L, link);           // the class table
+    lua_copy(L, -1, link);
+    lua_settop(L, link);
+    for (int depth = 0; depth < 64 && lua_type(L, link) == LUA_TTABLE; depth++) {
+        lua_pushvalue(L, key);
+        int t = lua_rawget(L, link);
+        if (t != LUA_TNIL) { lua_copy(L, -1, link); lua_settop(L, link); return t; }
+        lua_pop(L, 1);
+        if (!lua_getmetatable(L, link)) break;
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
+        lua_copy(L, -1, link);
+        lua_settop(L, link);
+    }
+    lua_settop(L, link);
+    lua_pushnil(L);
+    lua_copy(L, -1, link);
+    lua_settop(L, link);
+    return LUA_TNIL;
+}
+
 int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref) {
     if (!lua_checkstack(L, 8)) return TL_ENV_CALL_SLOW;
     int top = lua_gettop(L);
@@ -484,7 +519,7 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integ
         }
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);
-        if (tl_rawlookup_at(L, u, -1) == LUA_TFUNCTION) status = LUA_OK;
+        if (tl_env_lookup(L, u, fn) == LUA_TFUNCTION) status = LUA_OK;
     }
     if (status != LUA_OK) { lua_settop(L, top); return status; }
     lua_replace(L, fn);
