@@ -466,7 +466,7 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
 // tl_rawlookup_at for an environment object known to be one (at `u`) and a
 // callback name (at `key`, no "__" name): its own field, then its class
 // chain. Pushes the value (or nil) and returns its type.
-static int tl_env_lookup(lua_State *L, int u, int key) {
+static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolute)
     if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
         lua_pushvalue(L, key);
         int t = lua_rawget(L, -2);
@@ -499,15 +499,16 @@ static int tl_env_lookup(lua_State *L, int u, int key) {
 }
 
 int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref) {
-    if (!lua_checkstack(L, 8)) return TL_ENV_CALL_SLOW;
+    if (!lua_checkstack(L, 10)) return TL_ENV_CALL_SLOW;
     int top = lua_gettop(L);
-    int handler = top + 1, u = top + 2, fn = top + 3;
+    int handler = top + 1, u = top + 3;
+    // [handler, objects, u, ... fn]: what the lookups leave stays below the
+    // function until the call returns (fewer stack moves than tidying up).
     lua_pushcfunction(L, tl_msghandler);
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, objects_ref) != LUA_TTABLE || lua_rawgetp(L, -1, env) != LUA_TUSERDATA) {
         lua_settop(L, top);
         return TL_ENV_CALL_SLOW;   // no object yet: Swift makes it
     }
-    lua_replace(L, u);             // [handler, u]
     int status = TL_ENV_CALL_NONE;
     if (handler_id > 0) {
         // fields.__handlers[id]: a function, or a target-action entry (Swift's path).
@@ -519,11 +520,9 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integ
         }
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);
-        if (tl_env_lookup(L, u, fn) == LUA_TFUNCTION) status = LUA_OK;
+        if (tl_env_lookup(L, u, lua_gettop(L)) == LUA_TFUNCTION) status = LUA_OK;
     }
     if (status != LUA_OK) { lua_settop(L, top); return status; }
-    lua_replace(L, fn);
-    lua_settop(L, fn);             // [handler, u, fn]
     lua_pushvalue(L, u);
     int nargs = 1;
     if (previous_ref != LUA_NOREF) { lua_rawgeti(L, LUA_REGISTRYINDEX, previous_ref); nargs = 2; }
@@ -534,7 +533,7 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integ
     status = lua_pcall(L, nargs, 0, handler);
     h->in_swift = saved;
     if (status == LUA_OK) { lua_settop(L, top); return LUA_OK; }
-    lua_replace(L, top + 1);       // the message, with its traceback
+    lua_copy(L, -1, top + 1);      // the message, with its traceback
     lua_settop(L, top + 1);
     return status;
 }
