@@ -76,6 +76,11 @@ typedef struct tl_host {
     void (*retain_collection)(void *collection);
     int tracking_meta_ref;          // the tracking objects' shared metatable
     int definitions_by_property_ref;
+    // Lua's small blocks without a cap: free lists per 16-byte size class,
+    // carved from pages of their own (see tl_pool_alloc in shim.c).
+    void *pool_free[33];
+    char *pool_next, *pool_end;
+    void *pool_pages;
     int collection_meta_ref;        // the shared metatable (template of promoted ones)
     int collection_cache_meta_ref;  // the caches' shared metatable
 } tl_host;
