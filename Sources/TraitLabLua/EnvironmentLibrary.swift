@@ -631,11 +631,13 @@ extension LuaHost {
         }
         let id = nextHandlerID
         nextHandlerID += 1
-        // unowned(unsafe): the host owns the world that calls this (its
-        // `close` tears the world down); a checked unowned reference made
-        // every call take the object's slow reference-counting path.
-        let r = try env.addTraitChangeRegistration(for: defs) { [unowned(unsafe) self] env, previous in
-            try self.deliver(env: env, id: id, previous: previous)
+        // Unretained: the host owns the world that calls this (its `close`
+        // tears the world down). The host has a side table (the world's
+        // delegate is weak), so each retain of it takes the slow path: an
+        // unowned(unsafe) capture still retained it for the call.
+        let host = Unmanaged.passUnretained(self)
+        let r = try env.addTraitChangeRegistration(for: defs) { env, previous in
+            try host._withUnsafeGuaranteedRef { try $0.deliver(env: env, id: id, previous: previous) }
         }
         storeHandler(env: 1, id: id, handler: 3)
         L.pushBox(RegistrationBox(r, env: env, id: id), kind: .registration)
