@@ -127,10 +127,32 @@ public final class WindowScene: TraitEnvironment {
 
 /// A view: inherits from the view controller that owns it, else from its superview.
 open class View: TraitEnvironment {
-    @exclusivity(unchecked) public private(set) unowned(unsafe) var superview: View?
+    public private(set) final var superview: View? {
+        @inline(__always) get { superviewRef?.takeUnretainedValue() }
+        set { superviewRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
     @exclusivity(unchecked) public private(set) var subviews: [View] = []
     /// The view controller whose `view` this is.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var owningViewController: ViewController?
+    public internal(set) final var owningViewController: ViewController? {
+        @inline(__always) get { owningViewControllerRef?.takeUnretainedValue() }
+        set { owningViewControllerRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    // Both stored unretained (the superview and the controller hold this view)
+    // as `Unmanaged`, so that an update can test them (`isSubview(of:)`,
+    // `hasOwningViewController`) without the retain and release each read of
+    // an `unowned(unsafe)` reference costs.
+    @exclusivity(unchecked) private var superviewRef: Unmanaged<View>?
+    @exclusivity(unchecked) private var owningViewControllerRef: Unmanaged<ViewController>?
+
+    /// Whether `parent` is this view's superview.
+    @inline(__always) final func isSubview(of parent: TraitEnvironment) -> Bool {
+        superviewRef?.toOpaque() == Unmanaged.passUnretained(parent).toOpaque()
+    }
+    /// The same, given `parent` as an opaque pointer.
+    @inline(__always) final func isSubview(ofOpaque parent: UnsafeMutableRawPointer) -> Bool {
+        superviewRef?.toOpaque() == parent
+    }
+    @inline(__always) final var hasOwningViewController: Bool { owningViewControllerRef != nil }
     /// The background color; dynamic colors resolve against the view's traits.
     public var backgroundColor: ColorValue? { didSet { setNeedsDisplay() } }
 

@@ -99,6 +99,12 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 
     let kind: Kind
+    /// Whether this is an instance of a subclass written outside the engine
+    /// (a Swift `View` subclass, say), which may override
+    /// ``traitCollectionDidChange(_:)``. The engine's own classes do not: for
+    /// them an update calls the host only when ``hostTraitCollectionDidChange``
+    /// is set, without the dynamic call (set once, at the end of `init`).
+    @exclusivity(unchecked) private(set) var isSubclassed = true
     @exclusivity(unchecked) var pending: PendingWork = []
     /// Set by a host (the Lua binding) that attaches an object to this environment.
     @exclusivity(unchecked) public var isExposed = false
@@ -129,7 +135,12 @@ open class TraitEnvironment: CustomStringConvertible {
     /// (`TraitWorld.replacedCollections`), and this is read only while
     /// ``changedInUpdate`` is the current update (a retain and a release per
     /// changed environment were 15% of a root change).
-    @exclusivity(unchecked) unowned(unsafe) var previousCollection: TraitCollection?
+    /// (Stored as `Unmanaged`, which an update sets without reference counting.)
+    final var previousCollection: TraitCollection? {
+        @inline(__always) get { previousCollectionRef?.takeUnretainedValue() }
+        @inline(__always) set { previousCollectionRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) var previousCollectionRef: Unmanaged<TraitCollection>?
     @exclusivity(unchecked) var changedInUpdate = 0
 
     public let world: TraitWorld
@@ -147,7 +158,7 @@ open class TraitEnvironment: CustomStringConvertible {
             else { trackedBox = TrackedTraitsBox(newValue) }
         }
     }
-    var hasTrackedTraits: Bool { trackedBox != nil }
+    @inline(__always) final var hasTrackedTraits: Bool { trackedBox != nil }
 
     init(world: TraitWorld, className: String, kind: Kind) {
         self.world = world
@@ -158,13 +169,22 @@ open class TraitEnvironment: CustomStringConvertible {
         // joining a hierarchy that matches calls no change callback.
         self.traitCollection = world.predictedTraits
         world.stats.environments += 1
+        isSubclassed = !TraitEnvironment.isEngineClass(type(of: self))
+    }
+
+    /// The engine's own classes, none of which overrides ``traitCollectionDidChange(_:)``.
+    private static func isEngineClass(_ t: TraitEnvironment.Type) -> Bool {
+        t == View.self || t == ViewController.self || t == Window.self || t == Screen.self
+            || t == WindowScene.self || t == PresentationController.self || t == HostingController.self
     }
 
     /// A view or a window.
-    var isView: Bool { kind == .view || kind == .window }
+    @inline(__always) final var isView: Bool { kind == .view || kind == .window }
     /// This environment as a view or as a view controller, without a dynamic cast.
-    var asView: View? { isView ? unsafeDowncast(self, to: View.self) : nil }
-    var asViewController: ViewController? { kind == .viewController ? unsafeDowncast(self, to: ViewController.self) : nil }
+    @inline(__always) final var asView: View? { isView ? unsafeDowncast(self, to: View.self) : nil }
+    @inline(__always) final var asViewController: ViewController? {
+        kind == .viewController ? unsafeDowncast(self, to: ViewController.self) : nil
+    }
 
     deinit {
         world.stats.environments -= 1

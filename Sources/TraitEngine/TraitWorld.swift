@@ -95,7 +95,7 @@ public final class TraitWorld {
     /// The collections the current update replaced, kept alive for
     /// ``TraitEnvironment/traitCollectionBeforeLastUpdate`` until the next one
     /// (each once in a row: environments without overrides share one).
-    @exclusivity(unchecked) private var replacedCollections: [TraitCollection] = []
+    @exclusivity(unchecked) fileprivate var replacedCollections: [TraitCollection] = []
 
     /// A new update number: what the last update replaced can go.
     private func beginNumberedUpdate() {
@@ -286,24 +286,6 @@ public final class TraitWorld {
     /// so what a callback marks on a child (an override, `setNeedsLayout`) is
     /// seen by that child in this same traversal.
     func visit(_ root: TraitEnvironment, _ mode: VisitMode) throws {
-        /// An environment being visited and its children, taken after its own
-        /// work. A plain view keeps its subviews array as it was then (no copy,
-        /// no list to build: this runs for most environments of a big tree) and
-        /// checks each candidate's parent when it reaches it; other kinds list
-        /// their trait children.
-        struct Frame {
-            let env: TraitEnvironment
-            let subviews: [View]
-            let children: [TraitEnvironment]
-            var next = 0
-            var count: Int { subviews.count + children.count }
-
-            /// The child at `i`; nil when that candidate inherits from elsewhere now.
-            func child(at i: Int) -> TraitEnvironment? {
-                if i >= subviews.count { return children[i - subviews.count] }
-                return unsafeDowncast(env, to: View.self).traitChild(for: subviews[i])
-            }
-        }
         let needs = mode.needs, markers = mode.markers
         /// A callback failed: keep every environment whose processing was cut
         /// short reachable (recomputing an up-to-date collection is a no-op) so
@@ -317,8 +299,9 @@ public final class TraitWorld {
         }
         /// Does `e`'s own work and returns its frame; nil when nothing below it
         /// is left to do (most environments of a big tree are leaves).
-        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?) throws -> Frame? {
+        func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?, parentChange: Diff?) throws -> VisitFrame? {
             stats.environmentsVisited += 1
+            var change: Diff?
             stats.lastUpdateVisited += 1
             if mode.traits && e.pending.contains(.traits) {
                 e.pending.remove(.traits)
@@ -340,7 +323,7 @@ public final class TraitWorld {
                     }
                     forceChildren(of: e)
                 }
-                try updateOwnTraits(e, parent: parent)
+                change = try updateOwnTraits(e, parent: parent, parentChange: parentChange)
                 try e.hostedContent?.hostTraitsDidUpdate()
             }
             if mode.render {
@@ -365,42 +348,155 @@ public final class TraitWorld {
             if e.kind == .view {
                 let subviews = unsafeDowncast(e, to: View.self).subviews
                 if subviews.isEmpty { return nil }
-                return Frame(env: e, subviews: subviews, children: [])
+                return VisitFrame(owner: e, subviews: subviews, change: change)
             }
             let children = e.traitChildren
             if children.isEmpty { return nil }
-            return Frame(env: e, subviews: [], children: children)
+            return VisitFrame(owner: e, children: children, change: change)
         }
-        // The frame being visited, and below it on the stack its ancestors'.
-        var current: Frame
-        var stack: [Frame] = []
+        // The environments being visited, the innermost last.
+        var stack = VisitStack()
+        defer { stack.deallocate() }
         do {
-            guard let frame = try enter(root, from: nil) else { return }
-            current = frame
+            guard let frame = try enter(root, from: nil, parentChange: nil) else { return }
+            stack.push(frame)
         } catch {
             keepPending([root])
             throw error
         }
-        while true {
-            if current.next < current.count {
-                let i = current.next
-                current.next += 1
-                guard let c = current.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
-                let entered: Frame?
-                do {
-                    entered = try enter(c, from: current.env)
-                } catch {
-                    keepPending([c, current.env] + stack.map(\.env))
-                    throw error
+        // The fast path below counts what it does here, added to the stats
+        // before anything can read them (a callback of the general path, or
+        // the end of the traversal).
+        var plainEntered = 0
+        func countPlainEntered() {
+            stats.environmentsVisited += plainEntered
+            stats.lastUpdateVisited += plainEntered
+            stats.traitUpdates += plainEntered
+            plainEntered = 0
+        }
+        defer { countPlainEntered() }
+        while stack.count > 0 {
+            // Valid until the next push.
+            let top = stack.top
+            var i = top.pointee.next
+            let count = top.pointee.count
+            // The fast path's conditions on the frame (and on the world: it
+            // traces nothing), checked again whenever the loop comes back to
+            // it (a callback may have changed them).
+            if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef {
+                // The change's collections, and whether the frame's view still
+                // holds the new one and the change redraws nothing.
+                let env = top.pointee.env
+                let (applies, change) = d._withUnsafeGuaranteedRef { d in
+                    (!d.affectsColor && env._withUnsafeGuaranteedRef { $0.traitCollection === d.new },
+                     PlainChange(world: self, parent: env, old: d.old, new: d.new))
                 }
-                guard let frame = entered else { continue }
-                stack.append(current)
-                current = frame
+                var descend = false
+                while applies && i < count {
+                    let s = top.pointee.subview(at: i)
+                    let result = s._withUnsafeGuaranteedRef { enterPlainSubview($0, change) }
+                    if result == .notPlain { break }
+                    i &+= 1
+                    plainEntered &+= 1
+                    if result == .hasSubviews {
+                        // Visited next, as `enter` would. The frame's subviews keep
+                        // `s` alive, and this frame holds or shares `d`.
+                        top.pointee.next = i
+                        let frame = VisitFrame(plainView: s, subviews: s._withUnsafeGuaranteedRef { $0.subviews },
+                                               changeRef: d)
+                        frame.markPlainSubviewsForTraits()
+                        stack.push(frame)
+                        descend = true
+                        break
+                    }
+                }
+                if descend { continue }
+            }
+            guard i < count else {
+                stack.pop()
                 continue
             }
-            guard let parent = stack.popLast() else { break }
-            current = parent
+            top.pointee.next = i + 1
+            guard let c = top.pointee.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
+            let parent = top.pointee.env.takeUnretainedValue()
+            countPlainEntered()
+            let entered: VisitFrame?
+            do {
+                entered = try enter(c, from: parent, parentChange: top.pointee.changeRef?.takeUnretainedValue())
+            } catch {
+                keepPending([c] + stack.environments.reversed())
+                throw error
+            }
+            guard let frame = entered else { continue }
+            stack.push(frame)
         }
+    }
+
+    enum PlainSubviewResult { case notPlain, done, hasSubviews }
+
+    /// What ``visit(_:_:)`` does for most environments of a changed tree, with
+    /// no call out of the engine: `s`, a plain subview of `parent` (no
+    /// controller, no overrides, registrations, tracked reads, hosted content,
+    /// host callbacks or Swift subclass) with nothing pending but its traits,
+    /// still holding `old`, the previous collection of `parent`, which a
+    /// change this traversal made replaced by `new`, takes `new`, exactly as
+    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would. The
+    /// caller checked that `parent` still holds `new` and that the change
+    /// redraws nothing, keeps the change (and so `old`) alive, and counts `s`
+    /// in the stats. Returns `.notPlain` when `s` is not such a subview (the
+    /// general path handles it), `.hasSubviews` when its subviews come next.
+    /// What the fast path needs of a change, without reference counting: the
+    /// changed view and the collections (the change holds them), and the
+    /// world's recording of recent changes (the general path alone adds to
+    /// `replacedCollections`, so this holds while the fast path runs).
+    struct PlainChange {
+        let parent: UnsafeMutableRawPointer
+        let old: Unmanaged<TraitCollection>
+        let new: Unmanaged<TraitCollection>
+        let recording: Bool
+        let updateNumber: Int
+        let oldIsRecorded: Bool
+
+        @inline(__always)
+        init(world: TraitWorld, parent: Unmanaged<TraitEnvironment>, old: TraitCollection, new: TraitCollection) {
+            self.parent = parent.toOpaque()
+            self.old = Unmanaged.passUnretained(old)
+            self.new = Unmanaged.passUnretained(new)
+            recording = world.recordsRecentChanges
+            updateNumber = world.updateNumber
+            oldIsRecorded = recording && world.replacedCollections.last === old
+        }
+    }
+
+    @inline(__always)
+    private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
+        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(ofOpaque: change.parent),
+              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
+              s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
+              Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
+        else { return .notPlain }
+        if change.recording && s.changedInUpdate != change.updateNumber {
+            if !s.hasUpdatedTraits {
+                s.previousCollectionRef = nil
+            } else {
+                // The first environment to replace a collection records it (general path).
+                guard change.oldIsRecorded else { return .notPlain }
+                s.previousCollectionRef = change.old
+            }
+            s.changedInUpdate = change.updateNumber
+        }
+        s.hasUpdatedTraits = true
+        // The change holds the previous collection: this release frees nothing.
+        change.new._withUnsafeGuaranteedRef { s.traitCollection = $0 }
+        // Its traits are done and its subtree is entered now: nothing stays
+        // pending (the caller marks its subviews).
+        s.pending = []
+        return s.subviews.isEmpty ? .done : .hasSubviews
+    }
+
+    /// The host callbacks that make an environment's trait change leave the fast path.
+    @inline(__always) static var hostTraitBits: UInt16 {
+        TraitEnvironment.hostCachesCollection | TraitEnvironment.hostTraitCollectionDidChange
     }
 
     /// Structure changed at `e`: revisit every child, and lay out and draw the
@@ -434,15 +530,30 @@ public final class TraitWorld {
 
     /// Recomputes one environment's collection and, when it changed, marks its
     /// children and delivers its callbacks. Its descendants are not updated yet.
-    func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws {
-        let old = e.traitCollection
-        let new = computeCollection(e, parent: parent)
+    /// `parentChange`, when given, is what changed `parent` in this traversal:
+    /// an environment without overrides still holding the parent's previous
+    /// collection takes the parent's new one and its diff as they are (most
+    /// environments of a changed tree: no merge, no diff lookup). Returns the
+    /// diff when the collection changed, for the children.
+    @discardableResult
+    func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil,
+                         parentChange: Diff? = nil) throws -> Diff? {
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
-        if new === old { return }
-        let diff = diffCache.diff(old, new)
-        if diff.ids.isEmpty { return }
-        e.traitCollection = new
+        let diff: Diff
+        if let pc = parentChange, let parent, e.overrideEntries.isEmpty, e.kind != .screen,
+           e.traitCollection === pc.old, parent.traitCollection === pc.new {
+            diff = pc
+        } else {
+            let old = e.traitCollection
+            let new = computeCollection(e, parent: parent)
+            if new === old { return nil }
+            diff = diffCache.diff(old, new)
+            if diff.ids.isEmpty { return nil }
+        }
+        // The diff holds both collections: `old` lives while it does.
+        let old = diff.old
+        e.traitCollection = diff.new
         if recordsRecentChanges && e.changedInUpdate != updateNumber {
             // An environment's first collection is no change to point out
             // (before it joined a scene it had only the prediction).
@@ -456,9 +567,9 @@ public final class TraitWorld {
         }
         if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
-        e.forEachTraitChild { $0.pending.insert(.traits) }
+        markChildrenForTraits(e)
         e.pending.insert(.subtreeTraits)
-        trace(.traitsChanged(e, diff.definitions))
+        if tracer != nil { trace(.traitsChanged(e, diff.definitions)) }
         if e.isView {
             if diff.affectsColor { unsafeDowncast(e, to: View.self).setNeedsDisplay() }
             if e.hasTrackedTraits { invalidateTracked(e, unsafeDowncast(e, to: View.self), diff.ids) }
@@ -472,7 +583,32 @@ public final class TraitWorld {
             invalidateTracked(vc, v, diff.ids)
         }
         if !e.registrations.isEmpty { try deliver(e, old, diff) }
-        try e.traitCollectionDidChange(old)
+        // The engine's classes only forward to the host (see `isSubclassed`).
+        if e.isSubclassed {
+            try e.traitCollectionDidChange(old)
+        } else if e.hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
+            try delegate?.environment(e, traitCollectionDidChange: old)
+        }
+        return diff
+    }
+
+    /// Marks the trait children of `e` for a trait update (`forEachTraitChild`,
+    /// with a plain view's subviews walked here rather than through a closure).
+    @inline(__always)
+    private func markChildrenForTraits(_ e: TraitEnvironment) {
+        guard e.kind == .view else {
+            e.forEachTraitChild { $0.pending.insert(.traits) }
+            return
+        }
+        unsafeDowncast(e, to: View.self).subviews.withUnsafeBufferPointer { subviews in
+            for s in subviews {
+                if s.hasOwningViewController {
+                    if let vc = s.owningViewController, vc.inherits(from: e) { vc.pending.insert(.traits) }
+                } else {
+                    s.pending.insert(.traits)   // a subview's superview is this view
+                }
+            }
+        }
     }
 
     private func invalidateTracked(_ e: TraitEnvironment, _ view: View, _ ids: [Int]) {
@@ -642,52 +778,180 @@ public final class TraitWorld {
     }
 }
 
+/// An environment being visited and its children, taken after its own work
+/// (``TraitWorld/visit(_:_:)``). A plain view keeps its subviews array as it
+/// was then (no copy, no list to build: this runs for most environments of a
+/// big tree) and checks each candidate's parent when it reaches it; other
+/// kinds list their trait children. The frame holds that array, so its
+/// elements are read without reference counting; `env` and `changeRef` are
+/// held by `owner` and `change`, or, for a plain subview entered on the fast
+/// path, by the frames below (the subviews array that listed it, and the
+/// frame whose change it took).
+struct VisitFrame {
+    let subviews: [View]?
+    let children: [TraitEnvironment]?
+    let owner: TraitEnvironment?
+    /// What changed `env`'s collection in this traversal, if it changed.
+    let change: Diff?
+    let env: Unmanaged<TraitEnvironment>
+    let changeRef: Unmanaged<Diff>?
+    let elements: UnsafeRawPointer?
+    let count: Int
+    var next = 0
+
+    init(owner: TraitEnvironment, subviews: [View], change: Diff?) {
+        self.init(env: Unmanaged.passUnretained(owner), owner: owner, subviews: subviews, children: nil,
+                  change: change, changeRef: change.map { Unmanaged.passUnretained($0) })
+    }
+
+    init(owner: TraitEnvironment, children: [TraitEnvironment], change: Diff?) {
+        self.init(env: Unmanaged.passUnretained(owner), owner: owner, subviews: nil, children: children,
+                  change: change, changeRef: change.map { Unmanaged.passUnretained($0) })
+    }
+
+    init(plainView: Unmanaged<View>, subviews: [View], changeRef: Unmanaged<Diff>) {
+        self.init(env: Unmanaged<TraitEnvironment>.fromOpaque(plainView.toOpaque()), owner: nil,
+                  subviews: subviews, children: nil, change: nil, changeRef: changeRef)
+    }
+
+    private init(env: Unmanaged<TraitEnvironment>, owner: TraitEnvironment?, subviews: [View]?,
+                 children: [TraitEnvironment]?, change: Diff?, changeRef: Unmanaged<Diff>?) {
+        self.env = env
+        self.owner = owner
+        self.subviews = subviews
+        self.children = children
+        self.change = change
+        self.changeRef = changeRef
+        if let subviews {
+            elements = subviews.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            count = subviews.count
+        } else if let children {
+            elements = children.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+            count = children.count
+        } else {
+            elements = nil
+            count = 0
+        }
+    }
+
+    /// Subview `i` of a view's frame, unretained (the frame holds the array,
+    /// and an array held here is never written: a view's edits copy it).
+    @inline(__always) func subview(at i: Int) -> Unmanaged<View> {
+        elements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<View>>.stride,
+                                        as: Unmanaged<View>.self)
+    }
+
+    /// Marks the subviews of a plain view's frame for a trait update, as
+    /// `updateOwnTraits` marks a changed view's trait children.
+    @inline(__always) func markPlainSubviewsForTraits() {
+        for i in 0..<count {
+            subview(at: i)._withUnsafeGuaranteedRef { s in
+                if s.hasOwningViewController {
+                    if let vc = s.owningViewController, vc.inherits(from: env.takeUnretainedValue()) {
+                        vc.pending.insert(.traits)
+                    }
+                } else {
+                    s.pending.insert(.traits)   // a subview's superview is this view
+                }
+            }
+        }
+    }
+
+    /// The child at `i`; nil when that candidate inherits from elsewhere now.
+    func child(at i: Int) -> TraitEnvironment? {
+        if let subviews {
+            return unsafeDowncast(env.takeUnretainedValue(), to: View.self).traitChild(for: subviews[i])
+        }
+        return children.unsafelyUnwrapped[i]
+    }
+}
+
+/// The frames of one traversal, in memory of its own: frames are built in
+/// place and dropped in place (an array of them copied each one on the way
+/// in and out, a third of a root change's instructions).
+struct VisitStack {
+    private var base: UnsafeMutablePointer<VisitFrame>
+    private var capacity = 32
+    private(set) var count = 0
+
+    init() { base = .allocate(capacity: capacity) }
+
+    var top: UnsafeMutablePointer<VisitFrame> { base + (count - 1) }
+
+    @inline(__always) mutating func push(_ frame: consuming VisitFrame) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: frame)
+        count += 1
+    }
+
+    @inline(never) private mutating func grow() {
+        let bigger = UnsafeMutablePointer<VisitFrame>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    @inline(__always) mutating func pop() {
+        count -= 1
+        _ = (base + count).move()
+    }
+
+    /// The environments of the frames, outermost first.
+    var environments: [TraitEnvironment] { (0..<count).map { base[$0].env.takeUnretainedValue() } }
+
+    /// Drops the frames left and the memory.
+    mutating func deallocate() {
+        base.deinitialize(count: count)
+        base.deallocate()
+        count = 0
+    }
+}
+
 /// The traits that differ between two collections, remembered for the few
 /// pairs seen most recently: siblings sharing their parent's collection see the
 /// same pair, so the diff is computed once per distinct change.
 /// (A class: each environment an update reaches gets one, and a reference is
-/// one retain where a struct of two arrays was two.)
+/// one retain where a struct of two arrays was two.) It holds both collections,
+/// so an environment taking its parent's change as it is can compare
+/// identities with them safely while the diff lives.
 final class Diff {
+    let old: TraitCollection
+    let new: TraitCollection
     let ids: [Int]
     let definitions: [TraitDefinition]
     let affectsColor: Bool
 
-    init(ids: [Int], definitions: [TraitDefinition], affectsColor: Bool) {
-        self.ids = ids
-        self.definitions = definitions
-        self.affectsColor = affectsColor
+    init(old: TraitCollection, new: TraitCollection) {
+        self.old = old
+        self.new = new
+        let defs = new.changedTraits(from: old)
+        self.definitions = defs
+        self.ids = defs.map(\.id)
+        self.affectsColor = defs.contains { $0.affectsColorAppearance }
     }
 }
 
 private struct DiffCache {
-    // Identities, compared without touching reference counts; the strong
-    // references below keep cached pairs alive, so identities cannot be reused.
-    private struct Slot { let old: ObjectIdentifier; let new: ObjectIdentifier; let diff: Diff }
-    private var slots: [Slot] = []
+    // Each diff holds its pair, so identities cannot be reused while cached.
+    private var slots: [Diff] = []
     private var next = 0
-    private var keepAlive: [TraitCollection] = []
     /// The slot that answered last: siblings ask for the same pair in a row.
     private var last = 0
 
     mutating func diff(_ old: TraitCollection, _ new: TraitCollection) -> Diff {
-        let o = ObjectIdentifier(old), n = ObjectIdentifier(new)
-        if last < slots.count, slots[last].old == o, slots[last].new == n { return slots[last].diff }
-        for i in slots.indices where slots[i].old == o && slots[i].new == n {
+        if last < slots.count, slots[last].old === old, slots[last].new === new { return slots[last] }
+        for i in slots.indices where slots[i].old === old && slots[i].new === new {
             last = i
-            return slots[i].diff
+            return slots[i]
         }
-        let defs = new.changedTraits(from: old)
-        let d = Diff(ids: defs.map(\.id), definitions: defs, affectsColor: defs.contains { $0.affectsColorAppearance })
-        let slot = Slot(old: o, new: n, diff: d)
+        let d = Diff(old: old, new: new)
         if slots.count < 4 {
             last = slots.count
-            slots.append(slot)
-            keepAlive.append(contentsOf: [old, new])
+            slots.append(d)
         } else {
             last = next
-            slots[next] = slot
-            keepAlive[2 * next] = old
-            keepAlive[2 * next + 1] = new
+            slots[next] = d
             next = (next + 1) % 4
         }
         return d
