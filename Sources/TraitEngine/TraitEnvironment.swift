@@ -242,13 +242,13 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// `owner` (nil: the world) started holding this environment.
     func linked(to owner: TraitEnvironment?) {
-        if isExposed { world.delegate?.environment(self, owner: owner, holds: true) }
+        if isExposed { world.activeDelegate?.environment(self, owner: owner, holds: true) }
     }
 
     /// `owner` stopped holding this environment (not called from deinit: an
     /// owner that is deallocated simply drops what it held).
     func unlinked(from owner: TraitEnvironment?) {
-        if isExposed { world.delegate?.environment(self, owner: owner, holds: false) }
+        if isExposed { world.activeDelegate?.environment(self, owner: owner, holds: false) }
     }
 
     // MARK: Overrides
@@ -387,7 +387,7 @@ open class TraitEnvironment: CustomStringConvertible {
     /// Called for every trait change, after registrations (the deprecated catch-all).
     open func traitCollectionDidChange(_ previous: TraitCollection) throws {
         if hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
-            try world.delegate?.environment(self, traitCollectionDidChange: previous)
+            try world.activeDelegate?.environment(self, traitCollectionDidChange: previous)
         }
     }
 
@@ -395,7 +395,7 @@ open class TraitEnvironment: CustomStringConvertible {
     /// specific methods; this default forwards to the host.
     func invoke(_ event: LifecycleEvent) throws {
         world.trace(.lifecycle(self, event))
-        if hostCallbacks & event.hostBit != 0 { try world.delegate?.environment(self, lifecycle: event) }
+        if hostCallbacks & event.hostBit != 0 { try world.activeDelegate?.environment(self, lifecycle: event) }
     }
 
     /// Runs `body` with reads of this environment's collection recorded, and
@@ -410,9 +410,9 @@ open class TraitEnvironment: CustomStringConvertible {
         // Whether a read is tracked never depends on an earlier untracked one:
         // a host drops what it cached of these collections first (only a host
         // that said it caches one: a call per callback otherwise).
-        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.delegate?.environmentDidUpdateTraits(self) }
+        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.activeDelegate?.environmentDidUpdateTraits(self) }
         if let view, view.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 {
-            world.delegate?.environmentDidUpdateTraits(view)
+            world.activeDelegate?.environmentDidUpdateTraits(view)
         }
         let outer = TraitCollection.tracker
         let outerEnv = world.trackingEnvironment
@@ -506,7 +506,7 @@ public final class TraitChangeRegistration {
     let traitIDs: [Int]
     let traits: [TraitDefinition]
     let delivery: (TraitEnvironment, TraitCollection) throws -> Bool
-    public internal(set) var isActive = true
+    @exclusivity(unchecked) public internal(set) var isActive = true
 
     init(traits: [TraitDefinition], delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) {
         var seen = Set<Int>()

@@ -136,7 +136,7 @@ public final class LuaHost {
 
     /// What every world of this host starts with (the first and each reset).
     private func configure(_ w: TraitWorld) {
-        w.delegate = self
+        w.owningDelegate = self   // (the host tears its world down in close())
         w.hierarchyMode = options.hierarchyMode
         w.recordsRecentChanges = true   // dumps mark what the last update changed
     }
