@@ -607,12 +607,16 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integ
     }
     int status = TL_ENV_CALL_NONE;
     if (handler_id > 0) {
-        // fields.__handlers[id]: a function, or a target-action entry (Swift's path).
-        if (lua_getiuservalue(L, u, 1) == LUA_TTABLE
-            && lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref) == LUA_TSTRING
-            && lua_rawget(L, -2) == LUA_TTABLE) {
-            int t = lua_rawgeti(L, -1, handler_id);
-            status = t == LUA_TFUNCTION ? LUA_OK : t == LUA_TNIL ? TL_ENV_CALL_NONE : TL_ENV_CALL_SLOW;
+        // A function at fields[light userdata id]; else a target-action
+        // entry at fields.__handlers[id] (Swift's path), or nothing.
+        if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
+            int fields = lua_gettop(L);
+            if (lua_rawgetp(L, fields, (void *)(intptr_t)handler_id) == LUA_TFUNCTION) {
+                status = LUA_OK;
+            } else if (lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref) == LUA_TSTRING
+                       && lua_rawget(L, fields) == LUA_TTABLE) {
+                status = lua_rawgeti(L, -1, handler_id) == LUA_TNIL ? TL_ENV_CALL_NONE : TL_ENV_CALL_SLOW;
+            }
         }
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);

@@ -646,11 +646,22 @@ extension LuaHost {
         return 1
     }
 
-    /// handlers[id] = function, or { action = name, target = true } with the
-    /// target itself in the weak targets table.
+    /// The key of a function handler in its environment's field table: a
+    /// light userdata standing for the id, which no script can make or reach
+    /// (a handler call then takes one lookup in the table it was found in).
+    static func handlerKey(_ id: Int) -> UnsafeRawPointer { UnsafeRawPointer(bitPattern: id)! }
+
+    /// fields[handlerKey(id)] = function, or handlers[id] = { action = name,
+    /// target = true } with the target itself in the weak targets table.
     private func storeHandler(env u: Int32, id: Int, handler h: Int32) {
         pushFields(u)
         let f = L.top
+        if lua_type(L, h) == LUA_TFUNCTION {
+            L.pushValue(h)
+            tl_rawsetp(L, f, LuaHost.handlerKey(id))
+            L.setTop(f - 1)
+            return
+        }
         func subtable(_ key: String, weak: Bool) {
             if L.rawGet(f, key) != LUA_TTABLE {
                 L.pop()
@@ -663,20 +674,16 @@ extension LuaHost {
             }
         }
         subtable(handlersKey, weak: false)
-        if lua_type(L, h) == LUA_TFUNCTION {
-            L.pushValue(h)
+        L.newTable()
+        _ = L.rawGet(h, "action"); L.rawSet(-2, "action")
+        if L.rawGet(h, "target") != LUA_TNIL {
+            L.push(true); L.rawSet(-3, "target")
+            subtable(targetsKey, weak: true)
+            L.pushValue(-2)
+            lua_rawseti(L, -2, lua_Integer(id))
+            L.pop(2)
         } else {
-            L.newTable()
-            _ = L.rawGet(h, "action"); L.rawSet(-2, "action")
-            if L.rawGet(h, "target") != LUA_TNIL {
-                L.push(true); L.rawSet(-3, "target")
-                subtable(targetsKey, weak: true)
-                L.pushValue(-2)
-                lua_rawseti(L, -2, lua_Integer(id))
-                L.pop(2)
-            } else {
-                L.pop()
-            }
+            L.pop()
         }
         lua_rawseti(L, -2, lua_Integer(id))
         L.setTop(f - 1)
@@ -686,6 +693,8 @@ extension LuaHost {
         let base = L.top
         defer { L.setTop(base) }
         guard pushFields(u, create: false) else { return }
+        L.pushNil()
+        tl_rawsetp(L, -2, LuaHost.handlerKey(id))
         for key in [handlersKey, targetsKey] where L.rawGet(-1, key) == LUA_TTABLE {
             L.pushNil()
             lua_rawseti(L, -2, lua_Integer(id))
@@ -711,16 +720,16 @@ extension LuaHost {
         let u = L.top
         guard pushFields(u, create: false) else { return false }
         let f = L.top
-        L.registryGet(refs.keyHandlers)
-        guard lua_rawget(L, f) == LUA_TTABLE else { return false }
-        guard lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else { return false }
-        if lua_type(L, -1) == LUA_TFUNCTION {
+        if tl_rawgetp(L, f, LuaHost.handlerKey(id)) == LUA_TFUNCTION {
             L.pushValue(u)
             push(previous)
             try call(2)
             return true
         }
-        guard lua_type(L, -1) == LUA_TTABLE else { return false }
+        L.pop()
+        L.registryGet(refs.keyHandlers)
+        guard lua_rawget(L, f) == LUA_TTABLE else { return false }
+        guard lua_rawgeti(L, -1, lua_Integer(id)) == LUA_TTABLE else { return false }
         let entry = L.top
         _ = L.rawGet(entry, "action")
         let action = L.string(-1) ?? ""

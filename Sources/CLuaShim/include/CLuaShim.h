@@ -133,7 +133,9 @@ int tl_pcall(lua_State *L, int nargs, int nresults);
 // From an update: calls the Lua function an exposed environment has for
 // an engine callback, with no Swift work on the stack. The object is found
 // by pointer in registry[objects_ref] (weak values). With handler_id > 0 the
-// function is fields[registry[key_ref]][handler_id] (a registration); else
+// function is fields[(void *)handler_id], a light userdata key (a
+// registration's function; a target-action entry, at
+// fields[registry[key_ref]][handler_id], is the caller's to call); else
 // the callback named registry[key_ref], looked up as tl_rawlookup_at does.
 // It gets the object and, unless previous_ref is LUA_NOREF, the value in
 // registry[previous_ref]. Returns LUA_OK after the call, a Lua error status
