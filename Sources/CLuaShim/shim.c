@@ -868,6 +868,15 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 // every instance of a class and protected; scripts reach neither it nor the
 // field table, only what these two functions serve.
 
+// Keeps the tracking object on top (of collection c) in the host's slot:
+// the slot keeps it, and so c, alive.
+static void tl_note_recent_tracking(lua_State *L, tl_host *h, void *c) {
+    if (!h->recent_tracking_ref) return;
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, h->recent_tracking_ref);
+    h->recent_tracking = c;
+}
+
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
     int kind = 0;
@@ -895,6 +904,14 @@ static int tl_env_index(lua_State *L) {
         if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER && lua_tointeger(L, 3) == h->trait_collection_property) {
             int tracked = 0;
             void *c = h->env_collection(h->swift_host, env, &tracked);
+            if (tracked && c && c == h->recent_tracking) {
+                // The tracking object served last (views without overrides share it).
+                if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->recent_tracking_ref) == LUA_TUSERDATA) {
+                    tl_box *b = tl_checkedbox(L, -1);
+                    if (b && b->payload == c && b->kind == TL_KIND_COLLECTION) return 1;
+                }
+                lua_pop(L, 1);
+            }
             int objects = tracked ? h->tracking_objects_ref : h->collection_objects_ref;
             if (c && h->retain_collection && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
                   && lua_rawgetp(L, -1, c) == LUA_TNIL) {
@@ -905,7 +922,7 @@ static int tl_env_index(lua_State *L) {
                 // answer and the reference taken).
                 int table = lua_gettop(L) - 1;
                 lua_pop(L, 1);
-                tl_box *b = tl_newbox(L, NULL, TL_KIND_COLLECTION, 1);
+                tl_box *b = tl_newbox(L, NULL, TL_KIND_COLLECTION, tracked ? 2 : 1);
                 int kind = 0, again = 0;
                 void *now_env = tl_tobox(L, 1, &kind);
                 void *now = now_env == env ? h->env_collection(h->swift_host, env, &again) : NULL;
@@ -919,6 +936,7 @@ static int tl_env_index(lua_State *L) {
                         lua_pop(L, 1);   // (then no finalizer: the reference is never given back)
                     lua_pushvalue(L, -1);
                     lua_rawsetp(L, table, c);
+                    if (tracked) tl_note_recent_tracking(L, h, c);
                     return 1;
                 }
                 lua_settop(L, 3);
@@ -943,6 +961,7 @@ static int tl_env_index(lua_State *L) {
                         h->env_caches_collection(env);
                         lua_settop(L, object);
                     }
+                    if (tracked) tl_note_recent_tracking(L, h, c);
                     return 1;
                 }
             }
@@ -998,6 +1017,20 @@ static void *tl_definition_for_key(lua_State *L, tl_host *h, int key) {
     return def && kind == TL_KIND_DEFINITION ? def : NULL;
 }
 
+// Pushes the definition box a key names (as tl_definition_for_key finds it:
+// the key itself, or the property name's entry), or nil.
+static void tl_definition_box_for_key(lua_State *L, tl_host *h, int key) {
+    if (lua_type(L, key) == LUA_TSTRING) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            lua_rawget(L, -2);
+            lua_remove(L, -2);
+        }
+    } else {
+        lua_pushvalue(L, key);
+    }
+}
+
 // Keeps a value read from the collection object at `box` (see CLuaShim.h):
 // the first read notes itself in the user value, the second promotes the
 // object, later ones add to its cache. Tracking objects have no user value.
@@ -1024,26 +1057,47 @@ static void tl_collection_cache(lua_State *L, tl_host *h, int box, int key, int 
     lua_pop(L, 1);
 }
 
-// Keeps a value a tracking object read (its user value, made on first use).
-static void tl_tracking_cache(lua_State *L, int box, int key, int value) {
-    int t = lua_getiuservalue(L, box, 1);
-    if (t == LUA_TNIL) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 2);
-        lua_pushvalue(L, -1);
-        if (!lua_setiuservalue(L, box, 1)) { lua_pop(L, 1); return; }
-        t = LUA_TTABLE;
-    }
-    if (t == LUA_TTABLE) {
+// Keeps a value a tracking object read: user value 1 maps the key to the
+// value, user value 2 the key to the definition's box (both made on first
+// use), so a later read of it is recorded and served here.
+static void tl_tracking_cache(lua_State *L, int box, int key, int value, int def_box) {
+    for (int uv = 1; uv <= 2; uv++) {
+        int t = lua_getiuservalue(L, box, uv);
+        if (t == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 2);
+            lua_pushvalue(L, -1);
+            if (!lua_setiuservalue(L, box, uv)) { lua_pop(L, 1); return; }
+            t = LUA_TTABLE;
+        }
+        if (t != LUA_TTABLE) { lua_pop(L, 1); return; }
         lua_pushvalue(L, key);
-        lua_pushvalue(L, value);
+        lua_pushvalue(L, uv == 1 ? value : def_box);
         lua_rawset(L, -3);
+        lua_pop(L, 1);
     }
-    lua_pop(L, 1);
 }
 
 static int tl_collection_index(lua_State *L) {
     lua_settop(L, 2);
+    if (lua_toboolean(L, lua_upvalueindex(3))) {
+        // A tracking object's read of a trait read before: recorded, and
+        // served from its caches (see tl_tracking_cache).
+        tl_box *b = tl_checkedbox(L, 1);
+        if (b && b->payload && b->kind == TL_KIND_COLLECTION && lua_getiuservalue(L, 1, 2) == LUA_TTABLE) {
+            lua_pushvalue(L, 2);
+            int kind = 0;
+            void *def = lua_rawget(L, -2) == LUA_TUSERDATA ? tl_tobox(L, -1, &kind) : NULL;
+            if (def && kind == TL_KIND_DEFINITION && lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+                lua_pushvalue(L, 2);
+                lua_rawget(L, -2);
+                tl_host *h = tl_gethost(L);
+                if (h && h->record_read) h->record_read(h->swift_host, b->payload, def);
+                return 1;
+            }
+        }
+        lua_settop(L, 2);
+    }
     if (lua_type(L, 1) == LUA_TTABLE) {
         // A promoted object's cache missed: continue with its box.
         if (lua_rawgetp(L, 1, &tl_cache_box_key) != LUA_TUSERDATA)
@@ -1064,17 +1118,6 @@ static int tl_collection_index(lua_State *L) {
     if (def) {
         void *collection = tl_tobox(L, 1, NULL);
         int tracking = lua_toboolean(L, lua_upvalueindex(3));
-        if (tracking) {
-            // A value read before: recorded, and served from the cache.
-            if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
-                lua_pushvalue(L, 2);
-                if (lua_rawget(L, -2) != LUA_TNIL) {
-                    if (h->record_read) h->record_read(h->swift_host, collection, def);
-                    return 1;
-                }
-            }
-            lua_settop(L, 2);
-        }
         // A trait: Swift pushes its value, with no dispatcher in between.
         int cacheable = 0;
         tl_swift_frame f = tl_enter_swift(L, h);
@@ -1082,7 +1125,11 @@ static int tl_collection_index(lua_State *L) {
         tl_leave_swift(h, f);
         if (n == 1 && lua_gettop(L) == 3) {
             n = tl_after_swift(L, h, 1);
-            if (tracking) tl_tracking_cache(L, 1, 2, 3);
+            if (tracking) {
+                tl_definition_box_for_key(L, h, 2);   // the box the definition came from
+                if (lua_type(L, -1) == LUA_TUSERDATA) tl_tracking_cache(L, 1, 2, 3, 4);
+                lua_settop(L, 3);
+            }
             else if (cacheable) tl_collection_cache(L, h, 1, 2, 3);
             return n;
         }
@@ -1118,6 +1165,9 @@ void tl_collection_promote(lua_State *L, int box, int template_index, int cache_
 
 void tl_collection_clear_cache(lua_State *L, int box) {
     box = lua_absindex(L, box);
+    // A tracking object's definitions (its second user value, if any) go too.
+    lua_pushnil(L);
+    if (!lua_setiuservalue(L, box, 2)) { /* (a collection object has one user value) */ }
     if (lua_getiuservalue(L, box, 1) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_pushnil(L);

@@ -180,6 +180,11 @@ public final class LuaHost {
         recentCollection = nil
         L.push(true)
         lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
+        if let h = tl_gethost(L) {
+            h.pointee.recent_tracking = nil
+            L.push(true)
+            lua_rawseti(L, tl_registryindex(), lua_Integer(h.pointee.recent_tracking_ref))
+        }
         for ref in [refs.objects, refs.anchors, refs.collectionCache,
                     refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
             L.registryGet(ref)
@@ -303,6 +308,8 @@ public final class LuaHost {
         }
         L.push(true)
         refs.recentCollection = L.ref()
+        L.push(true)
+        h.pointee.recent_tracking_ref = L.ref()
         L.push("__handlers")
         refs.keyHandlers = L.ref()
         L.push("traitCollection")
@@ -481,7 +488,7 @@ public final class LuaHost {
         }
         L.pop()
         let objects = L.top
-        L.pushBox(tc, kind: .collection, userValues: 1)
+        L.pushBox(tc, kind: .collection, userValues: tracking ? 2 : 1)
         L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         L.pushValue(-1)

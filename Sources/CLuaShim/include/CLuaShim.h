@@ -75,6 +75,10 @@ typedef struct tl_host {
     // finalizer gives it back through Swift's release).
     void (*retain_collection)(void *collection);
     int tracking_meta_ref;          // the tracking objects' shared metatable
+    // The tracking object served last by tl_env_index, kept in the registry
+    // slot recent_tracking_ref, and its collection (views share one).
+    void *recent_tracking;
+    int recent_tracking_ref;
     int definitions_by_property_ref;
     // Lua's small blocks without a cap: free lists per 16-byte size class,
     // carved from pages of their own (see tl_pool_alloc in shim.c).
@@ -235,9 +239,11 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 // metatable of its own (a copy of the shared one) whose __index is that
 // table, so further reads never leave the VM; a miss reaches the same C
 // function through the cache's shared metatable. Tracking objects (whose
-// reads must be recorded, `tracking` set) are never promoted: their user
-// value is a cache the C indexer reads, recording each read through
-// record_read, so a tracked read of a value read before stays in C.
+// reads must be recorded, `tracking` set) are never promoted: they have two
+// user values, caches of the values read (key -> value) and of the
+// definitions the keys named (key -> definition box), which the C indexer
+// reads first, recording each read through record_read, so a tracked read
+// of a trait read before stays in C.
 void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int tracking);
 // Promotes the collection object at `box` (see above); `template_index` is the
 // shared metatable, `cache_meta_index` the caches' shared metatable. Leaves
