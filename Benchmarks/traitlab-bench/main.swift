@@ -113,6 +113,13 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
             let start = now()
             for _ in 0..<o.iterations { measuredRegion { _ = host.run("bench.changeLua()", name: "=bench") } }
             let s = (now() - start) / Double(o.iterations)
+            // The last change reached the deepest view, and made one callback per view.
+            if let e = host.run("return bench.luaResult()", name: "=bench", results: 1) { throw BenchError(e) }
+            let r = host.popError().split(separator: " ")
+            let callbacks = variant == "layout" ? r[1] : r[2]
+            guard r.first == "true", variant == "plain" || Int(callbacks) == o.views else {
+                throw BenchError("the last change did not do its work: \(r.joined(separator: " ")) (reached, layouts, handlers)")
+            }
             print("\(name) views \(o.views) iterations \(o.iterations): \(duration(s)) per update, \(sig3(s / Double(o.views) * 1e9)) ns/view")
             host.close()
         } else {

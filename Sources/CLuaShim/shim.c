@@ -127,6 +127,101 @@ static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
     return realloc(ptr, nsize);
 }
 
+// Lua's small blocks, for a state of our own without a cap. Lua tells the
+// size of every block it frees or resizes (osize), so blocks of up to 512
+// bytes live in free lists per 16-byte class, carved from 64 KB pages kept
+// apart from the engine's objects: no per-block header, a few instructions
+// per allocation instead of malloc's, and a tree built from Lua keeps its
+// Swift objects next to each other (an update walks them; the Lua objects
+// built with them no longer sit in between). Pages go back at tl_close.
+#define TL_POOL_MAX 512
+#define TL_POOL_PAGE (64u << 10)
+
+__attribute__((noinline)) static int tl_pool_page(tl_host *h, size_t size) {
+    char *page = malloc(TL_POOL_PAGE);
+    if (!page) return 0;
+    // What is left of the current page goes to its free list.
+    size_t rest = (size_t)(h->pool_end - h->pool_next);
+    if (rest >= 16) {
+        size_t c = rest >> 4;
+        if (c > TL_POOL_MAX / 16) c = TL_POOL_MAX / 16;
+        *(void **)h->pool_next = h->pool_free[c];
+        h->pool_free[c] = h->pool_next;
+    }
+    *(void **)page = h->pool_pages;   // the first 16 bytes link the pages
+    h->pool_pages = page;
+    h->pool_next = page + 16;
+    h->pool_end = page + TL_POOL_PAGE;
+    (void)size;
+    return 1;
+}
+
+static inline void *tl_pool_get(tl_host *h, size_t n) {
+    size_t c = (n + 15) >> 4;
+    void *p = h->pool_free[c];
+    if (p) { h->pool_free[c] = *(void **)p; return p; }
+    size_t size = c << 4;
+    if ((size_t)(h->pool_end - h->pool_next) < size && !tl_pool_page(h, size)) return NULL;
+    p = h->pool_next;
+    h->pool_next += size;
+    return p;
+}
+
+static inline void tl_pool_put(tl_host *h, void *p, size_t n) {
+    size_t c = (n + 15) >> 4;
+    *(void **)p = h->pool_free[c];
+    h->pool_free[c] = p;
+}
+
+static void tl_pool_release(tl_host *h) {
+    void *page = h->pool_pages;
+    while (page) { void *next = *(void **)page; free(page); page = next; }
+    h->pool_pages = NULL;
+    h->pool_next = h->pool_end = NULL;
+    memset(h->pool_free, 0, sizeof h->pool_free);
+}
+
+// A block for Swift's side, which must not fail (see tl_retry_in_swift).
+__attribute__((noinline)) static void *tl_pool_get_in_swift(tl_host *h, size_t n) {
+    return tl_retry_in_swift(h, NULL, n < 16 ? 16 : ((n + 15) & ~(size_t)15));
+}
+
+static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    tl_host *h = (tl_host *)ud;
+    if (ptr == NULL) osize = 0;   // (then osize tells the kind of object)
+    if (nsize == 0) {
+        if (ptr == NULL) return NULL;
+        if (osize <= TL_POOL_MAX) tl_pool_put(h, ptr, osize);
+        else free(ptr);
+        return NULL;
+    }
+    if (nsize <= TL_POOL_MAX) {
+        if (ptr && osize <= TL_POOL_MAX && ((osize + 15) >> 4) == ((nsize + 15) >> 4)) return ptr;
+        void *p = tl_pool_get(h, nsize);
+        if (!p) {
+            if (!h->in_swift) return NULL;
+            p = tl_pool_get_in_swift(h, nsize);
+            if (!p) return NULL;
+        }
+        if (ptr) {
+            memcpy(p, ptr, osize < nsize ? osize : nsize);
+            if (osize <= TL_POOL_MAX) tl_pool_put(h, ptr, osize); else free(ptr);
+        }
+        return p;
+    }
+    if (ptr && osize <= TL_POOL_MAX) {
+        void *p = malloc(nsize);
+        if (!p && h->in_swift) p = tl_retry_in_swift(h, NULL, nsize);
+        if (!p) return NULL;
+        memcpy(p, ptr, osize);
+        tl_pool_put(h, ptr, osize);
+        return p;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
+    return p;
+}
+
 static int tl_panic(lua_State *L) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "traitlab: unprotected Lua error: %s\n", msg ? msg : "(error object is not a string)");
@@ -155,7 +250,7 @@ lua_State *tl_newstate(size_t limit) {
     if (!h) return NULL;
     h->limit = limit;
     h->base_alloc = tl_plain_alloc;
-    lua_State *L = lua_newstate(limit ? tl_alloc : tl_uncapped_alloc, h);
+    lua_State *L = lua_newstate(limit ? tl_alloc : tl_pool_alloc, h);
     if (!L) { free(h); return NULL; }
     // Generational collection, as lua.c sets up its state: scripts see the
     // collector lua5.4 gives them, and allocation-heavy code runs as fast.
@@ -204,6 +299,7 @@ void tl_close(lua_State *L) {
     tl_deadline_forget(L);
     tl_closing_block = NULL;
     tl_closing_state = NULL;
+    tl_pool_release(h);
     free(h);
 }
 
@@ -275,18 +371,37 @@ size_t tl_engine_bytes(lua_State *L) {
 // Trampolines: the only way Lua enters Swift.
 
 static int tl_raise_status(lua_State *L, int n);
+static int tl_after_swift(lua_State *L, tl_host *h, int n);
 
-static int tl_call_swift(lua_State *L, int fnid) {
-    tl_host *h = tl_gethost(L);
+// What a call into Swift saves of the host's flags.
+typedef struct tl_swift_frame { int in_swift, in_finalizer; } tl_swift_frame;
+
+static inline tl_swift_frame tl_enter_swift(lua_State *L, tl_host *h) {
     if (h->refused && !h->in_swift) tl_recover(L);
-    int saved = h->in_swift, saved_fin = h->swift_in_finalizer;
+    tl_swift_frame f = { h->in_swift, h->swift_in_finalizer };
     h->in_swift = 1;
     h->swift_in_finalizer = lua_gc(L, LUA_GCISRUNNING) < 0;
     h->swift_frames++;
-    int n = tl_dispatch(L, fnid);
+    return f;
+}
+
+static inline void tl_leave_swift(tl_host *h, tl_swift_frame f) {
     h->swift_frames--;
-    h->in_swift = saved;
-    h->swift_in_finalizer = saved_fin;
+    h->in_swift = f.in_swift;
+    h->swift_in_finalizer = f.in_finalizer;
+}
+
+static int tl_call_swift(lua_State *L, int fnid) {
+    tl_host *h = tl_gethost(L);
+    tl_swift_frame f = tl_enter_swift(L, h);
+    int n = tl_dispatch(L, fnid);
+    tl_leave_swift(h, f);
+    return tl_after_swift(L, h, n);
+}
+
+// After Swift returned n (a result count or a TL_RAISE status): raises what
+// Swift could not (its error, memory refused while it ran), else passes n on.
+static int tl_after_swift(lua_State *L, tl_host *h, int n) {
     if (h->in_swift) return tl_raise_status(L, n);
     if (h->alloc_failed) {
         h->alloc_failed = 0;
@@ -441,6 +556,85 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     int status = lua_pcall(L, nargs, nresults, base);
     h->in_swift = saved;
     lua_remove(L, base);
+    return status;
+}
+
+// tl_rawlookup_at for an environment object known to be one (at `u`) and a
+// callback name (at `key`, no "__" name): its own field, then its class
+// chain. Pushes the value (or nil) and returns its type.
+static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolute)
+    if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
+        lua_pushvalue(L, key);
+        int t = lua_rawget(L, -2);
+        if (t != LUA_TNIL) { lua_copy(L, -1, -2); lua_pop(L, 1); return t; }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (!lua_getmetatable(L, u)) { lua_pushnil(L); return LUA_TNIL; }
+    int link = lua_gettop(L);
+    lua_pushliteral(L, "__metatable");
+    lua_rawget(L, link);           // the class table
+    lua_copy(L, -1, link);
+    lua_settop(L, link);
+    for (int depth = 0; depth < 64 && lua_type(L, link) == LUA_TTABLE; depth++) {
+        lua_pushvalue(L, key);
+        int t = lua_rawget(L, link);
+        if (t != LUA_TNIL) { lua_copy(L, -1, link); lua_settop(L, link); return t; }
+        lua_pop(L, 1);
+        if (!lua_getmetatable(L, link)) break;
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
+        lua_copy(L, -1, link);
+        lua_settop(L, link);
+    }
+    lua_settop(L, link);
+    lua_pushnil(L);
+    lua_copy(L, -1, link);
+    lua_settop(L, link);
+    return LUA_TNIL;
+}
+
+int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref) {
+    if (!lua_checkstack(L, 10)) return TL_ENV_CALL_SLOW;
+    int top = lua_gettop(L);
+    int handler = top + 1, u = top + 3;
+    // [handler, objects, u, ... fn]: what the lookups leave stays below the
+    // function until the call returns (fewer stack moves than tidying up).
+    lua_pushcfunction(L, tl_msghandler);
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, objects_ref) != LUA_TTABLE || lua_rawgetp(L, -1, env) != LUA_TUSERDATA) {
+        lua_settop(L, top);
+        return TL_ENV_CALL_SLOW;   // no object yet: Swift makes it
+    }
+    int status = TL_ENV_CALL_NONE;
+    if (handler_id > 0) {
+        // A function at fields[light userdata id]; else a target-action
+        // entry at fields.__handlers[id] (Swift's path), or nothing.
+        if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
+            int fields = lua_gettop(L);
+            if (lua_rawgetp(L, fields, (void *)(intptr_t)handler_id) == LUA_TFUNCTION) {
+                status = LUA_OK;
+            } else if (lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref) == LUA_TSTRING
+                       && lua_rawget(L, fields) == LUA_TTABLE) {
+                status = lua_rawgeti(L, -1, handler_id) == LUA_TNIL ? TL_ENV_CALL_NONE : TL_ENV_CALL_SLOW;
+            }
+        }
+    } else {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);
+        if (tl_env_lookup(L, u, lua_gettop(L)) == LUA_TFUNCTION) status = LUA_OK;
+    }
+    if (status != LUA_OK) { lua_settop(L, top); return status; }
+    lua_pushvalue(L, u);
+    int nargs = 1;
+    if (previous_ref != LUA_NOREF) { lua_rawgeti(L, LUA_REGISTRYINDEX, previous_ref); nargs = 2; }
+    tl_recover(L);
+    tl_host *h = tl_gethost(L);
+    int saved = h->in_swift;
+    h->in_swift = 0;
+    status = lua_pcall(L, nargs, 0, handler);
+    h->in_swift = saved;
+    if (status == LUA_OK) { lua_settop(L, top); return LUA_OK; }
+    lua_copy(L, -1, top + 1);      // the message, with its traceback
+    lua_settop(L, top + 1);
     return status;
 }
 
@@ -674,6 +868,15 @@ int tl_rawlookup(lua_State *L, int idx, const char *key) {
 // every instance of a class and protected; scripts reach neither it nor the
 // field table, only what these two functions serve.
 
+// Keeps the tracking object on top (of collection c) in the host's slot:
+// the slot keeps it, and so c, alive.
+static void tl_note_recent_tracking(lua_State *L, tl_host *h, void *c) {
+    if (!h->recent_tracking_ref) return;
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, h->recent_tracking_ref);
+    h->recent_tracking = c;
+}
+
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
     int kind = 0;
@@ -701,9 +904,45 @@ static int tl_env_index(lua_State *L) {
         if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER && lua_tointeger(L, 3) == h->trait_collection_property) {
             int tracked = 0;
             void *c = h->env_collection(h->swift_host, env, &tracked);
+            if (tracked && c && c == h->recent_tracking) {
+                // The tracking object served last (views without overrides share it).
+                if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->recent_tracking_ref) == LUA_TUSERDATA) {
+                    tl_box *b = tl_checkedbox(L, -1);
+                    if (b && b->payload == c && b->kind == TL_KIND_COLLECTION) return 1;
+                }
+                lua_pop(L, 1);
+            }
             int objects = tracked ? h->tracking_objects_ref : h->collection_objects_ref;
-            if (c && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
-                  && lua_rawgetp(L, -1, c) == LUA_TUSERDATA) {
+            if (c && h->retain_collection && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
+                  && lua_rawgetp(L, -1, c) == LUA_TNIL) {
+                // The collection's first object, made here: a box with the
+                // shared metatable, kept in the weak table of objects. The
+                // allocation may collect garbage and run finalizers, which may
+                // run an update: ask again after it (nothing runs between that
+                // answer and the reference taken).
+                int table = lua_gettop(L) - 1;
+                lua_pop(L, 1);
+                tl_box *b = tl_newbox(L, NULL, TL_KIND_COLLECTION, tracked ? 2 : 1);
+                int kind = 0, again = 0;
+                void *now_env = tl_tobox(L, 1, &kind);
+                void *now = now_env == env ? h->env_collection(h->swift_host, env, &again) : NULL;
+                if (now == c && again == tracked && lua_rawgetp(L, table, c) == LUA_TNIL) {
+                    lua_pop(L, 1);
+                    h->retain_collection(c);
+                    b->payload = c;
+                    if (lua_rawgeti(L, LUA_REGISTRYINDEX, tracked ? h->tracking_meta_ref : h->collection_meta_ref) == LUA_TTABLE)
+                        lua_setmetatable(L, -2);
+                    else
+                        lua_pop(L, 1);   // (then no finalizer: the reference is never given back)
+                    lua_pushvalue(L, -1);
+                    lua_rawsetp(L, table, c);
+                    if (tracked) tl_note_recent_tracking(L, h, c);
+                    return 1;
+                }
+                lua_settop(L, 3);
+                return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+            }
+            if (c && lua_type(L, -1) == LUA_TUSERDATA) {
                 // (debug.getregistry reaches the table: check what it holds.
                 // A box a script finalized is replaced by Swift.)
                 tl_box *b = tl_checkedbox(L, -1);
@@ -722,6 +961,7 @@ static int tl_env_index(lua_State *L) {
                         h->env_caches_collection(env);
                         lua_settop(L, object);
                     }
+                    if (tracked) tl_note_recent_tracking(L, h, c);
                     return 1;
                 }
             }
@@ -757,8 +997,107 @@ static int tl_env_index(lua_State *L) {
 // protected metatable).
 static char tl_cache_box_key;
 
+// The definition a key names for a collection read: a definition box, or a
+// property name found in the registry table Swift fills (names not seen yet
+// take the general path, which adds them). Leaves the stack as it was.
+static void *tl_definition_for_key(lua_State *L, tl_host *h, int key) {
+    int kind = 0;
+    void *def = NULL;
+    if (lua_type(L, key) == LUA_TSTRING) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            lua_rawget(L, -2);
+            def = tl_tobox(L, -1, &kind);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    } else {
+        def = tl_tobox(L, key, &kind);
+    }
+    return def && kind == TL_KIND_DEFINITION ? def : NULL;
+}
+
+// Pushes the definition box a key names (as tl_definition_for_key finds it:
+// the key itself, or the property name's entry), or nil.
+static void tl_definition_box_for_key(lua_State *L, tl_host *h, int key) {
+    if (lua_type(L, key) == LUA_TSTRING) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            lua_rawget(L, -2);
+            lua_remove(L, -2);
+        }
+    } else {
+        lua_pushvalue(L, key);
+    }
+}
+
+// Keeps a value read from the collection object at `box` (see CLuaShim.h):
+// the first read notes itself in the user value, the second promotes the
+// object, later ones add to its cache. Tracking objects have no user value.
+static void tl_collection_cache(lua_State *L, tl_host *h, int box, int key, int value) {
+    int t = lua_getiuservalue(L, box, 1);
+    if (t == LUA_TBOOLEAN) {
+        lua_pop(L, 1);
+        int template_type = lua_rawgeti(L, LUA_REGISTRYINDEX, h->collection_meta_ref);
+        int cache_meta_type = lua_rawgeti(L, LUA_REGISTRYINDEX, h->collection_cache_meta_ref);
+        if (template_type == LUA_TTABLE && cache_meta_type == LUA_TTABLE) tl_collection_promote(L, box, -2, -1);
+        lua_pop(L, 2);
+        t = lua_getiuservalue(L, box, 1);
+    } else if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 0);
+        lua_setiuservalue(L, box, 1);
+        return;
+    }
+    if (t == LUA_TTABLE) {
+        lua_pushvalue(L, key);
+        lua_pushvalue(L, value);
+        lua_rawset(L, -3);
+    }
+    lua_pop(L, 1);
+}
+
+// Keeps a value a tracking object read: user value 1 maps the key to the
+// value, user value 2 the key to the definition's box (both made on first
+// use), so a later read of it is recorded and served here.
+static void tl_tracking_cache(lua_State *L, int box, int key, int value, int def_box) {
+    for (int uv = 1; uv <= 2; uv++) {
+        int t = lua_getiuservalue(L, box, uv);
+        if (t == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 2);
+            lua_pushvalue(L, -1);
+            if (!lua_setiuservalue(L, box, uv)) { lua_pop(L, 1); return; }
+            t = LUA_TTABLE;
+        }
+        if (t != LUA_TTABLE) { lua_pop(L, 1); return; }
+        lua_pushvalue(L, key);
+        lua_pushvalue(L, uv == 1 ? value : def_box);
+        lua_rawset(L, -3);
+        lua_pop(L, 1);
+    }
+}
+
 static int tl_collection_index(lua_State *L) {
     lua_settop(L, 2);
+    if (lua_toboolean(L, lua_upvalueindex(3))) {
+        // A tracking object's read of a trait read before: recorded, and
+        // served from its caches (see tl_tracking_cache).
+        tl_box *b = tl_checkedbox(L, 1);
+        if (b && b->payload && b->kind == TL_KIND_COLLECTION && lua_getiuservalue(L, 1, 2) == LUA_TTABLE) {
+            lua_pushvalue(L, 2);
+            int kind = 0;
+            void *def = lua_rawget(L, -2) == LUA_TUSERDATA ? tl_tobox(L, -1, &kind) : NULL;
+            if (def && kind == TL_KIND_DEFINITION && lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
+                lua_pushvalue(L, 2);
+                lua_rawget(L, -2);
+                tl_host *h = tl_gethost(L);
+                if (h && h->record_read) h->record_read(h->swift_host, b->payload, def);
+                return 1;
+            }
+        }
+        lua_settop(L, 2);
+    }
     if (lua_type(L, 1) == LUA_TTABLE) {
         // A promoted object's cache missed: continue with its box.
         if (lua_rawgetp(L, 1, &tl_cache_box_key) != LUA_TUSERDATA)
@@ -774,6 +1113,28 @@ static int tl_collection_index(lua_State *L) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
     lua_settop(L, 2);
+    tl_host *h = tl_gethost(L);
+    void *def = h && h->collection_value ? tl_definition_for_key(L, h, 2) : NULL;
+    if (def) {
+        void *collection = tl_tobox(L, 1, NULL);
+        int tracking = lua_toboolean(L, lua_upvalueindex(3));
+        // A trait: Swift pushes its value, with no dispatcher in between.
+        int cacheable = 0;
+        tl_swift_frame f = tl_enter_swift(L, h);
+        int n = h->collection_value(h->swift_host, L, collection, def, &cacheable);
+        tl_leave_swift(h, f);
+        if (n == 1 && lua_gettop(L) == 3) {
+            n = tl_after_swift(L, h, 1);
+            if (tracking) {
+                tl_definition_box_for_key(L, h, 2);   // the box the definition came from
+                if (lua_type(L, -1) == LUA_TUSERDATA) tl_tracking_cache(L, 1, 2, 3, 4);
+                lua_settop(L, 3);
+            }
+            else if (cacheable) tl_collection_cache(L, h, 1, 2, 3);
+            return n;
+        }
+        lua_settop(L, 2);
+    }
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
 }
 
@@ -804,6 +1165,9 @@ void tl_collection_promote(lua_State *L, int box, int template_index, int cache_
 
 void tl_collection_clear_cache(lua_State *L, int box) {
     box = lua_absindex(L, box);
+    // A tracking object's definitions (its second user value, if any) go too.
+    lua_pushnil(L);
+    if (!lua_setiuservalue(L, box, 2)) { /* (a collection object has one user value) */ }
     if (lua_getiuservalue(L, box, 1) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_pushnil(L);
@@ -827,11 +1191,12 @@ void tl_collection_clear_cache(lua_State *L, int box) {
     lua_pop(L, 1);
 }
 
-void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index) {
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int tracking) {
     methods_index = lua_absindex(L, methods_index);
     lua_pushinteger(L, fnid);
     lua_pushvalue(L, methods_index);
-    lua_pushcclosure(L, tl_collection_index, 2);
+    lua_pushboolean(L, tracking);
+    lua_pushcclosure(L, tl_collection_index, 3);
 }
 
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index) {

@@ -45,6 +45,12 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
         return rawValue(definition)
     }
 
+    /// Records a read of `definition` in `collection` as its subscript does
+    /// (for hosts that serve values they cached, such as the Lua binding).
+    public static func recordRead(of definition: TraitDefinition, in collection: TraitCollection) {
+        if let t = tracker, t.collection === collection || t.viewCollection === collection { t.record(definition) }
+    }
+
     /// The value without recording a tracked read.
     public func rawValue(_ definition: TraitDefinition) -> TraitValue {
         let id = definition.id
@@ -197,11 +203,19 @@ public struct MutableTraits {
 
 /// Collects which traits a callback read from one environment's collection
 /// (automatic trait tracking, as in iOS 18).
+///
+/// Trackers are reused (``take(collection:viewCollection:)`` and
+/// ``give(_:)``): a tracked callback runs for every view an update lays out,
+/// and a new tracker and its list were two allocations each time. Its list
+/// keeps its capacity between uses.
 public final class TraitReadTracker {
-    let collection: TraitCollection
+    @exclusivity(unchecked) unowned(unsafe) var collection: TraitCollection
     /// A view controller's callbacks also track reads of its view's collection.
-    let viewCollection: TraitCollection?
-    private(set) var read: [TraitDefinition] = []
+    @exclusivity(unchecked) unowned(unsafe) var viewCollection: TraitCollection?
+    /// The definitions read, in order: the first `count` of `slots` (the
+    /// rest are left over from an earlier use).
+    @exclusivity(unchecked) private var slots: [TraitDefinition] = []
+    @exclusivity(unchecked) private(set) var count = 0
 
     init(collection: TraitCollection, viewCollection: TraitCollection? = nil) {
         self.collection = collection
@@ -209,7 +223,39 @@ public final class TraitReadTracker {
     }
 
     func record(_ d: TraitDefinition) {
-        if !read.contains(where: { $0 === d }) { read.append(d) }
+        for i in 0..<count where slots[i] === d { return }
+        if count < slots.count { slots[count] = d } else { slots.append(d) }
+        count += 1
+    }
+
+    /// What was read, as a list of its own.
+    var read: [TraitDefinition] { Array(slots[0..<count]) }
+
+    /// Whether the reads were exactly `list`, in order (no list made).
+    func readExactly(_ list: [TraitDefinition]) -> Bool {
+        guard list.count == count else { return false }
+        for i in 0..<count where slots[i] !== list[i] { return false }
+        return true
+    }
+
+    /// Trackers given back, ready for reuse (nested callbacks take several).
+    @exclusivity(unchecked) nonisolated(unsafe) private static var spare: [TraitReadTracker] = []
+
+    /// A tracker for a callback reading `collection` (and `viewCollection`).
+    /// The caller keeps both collections alive until it gives the tracker back.
+    static func take(collection: TraitCollection, viewCollection: TraitCollection?) -> TraitReadTracker {
+        guard let t = spare.popLast() else { return TraitReadTracker(collection: collection, viewCollection: viewCollection) }
+        t.collection = collection
+        t.viewCollection = viewCollection
+        return t
+    }
+
+    /// Gives a tracker back once its reads were used.
+    static func give(_ t: TraitReadTracker) {
+        t.count = 0
+        t.viewCollection = nil
+        t.collection = .empty
+        if spare.count < 8 { spare.append(t) }
     }
 }
 

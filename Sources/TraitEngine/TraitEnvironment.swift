@@ -242,13 +242,13 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// `owner` (nil: the world) started holding this environment.
     func linked(to owner: TraitEnvironment?) {
-        if isExposed { world.delegate?.environment(self, owner: owner, holds: true) }
+        if isExposed { world.activeDelegate?.environment(self, owner: owner, holds: true) }
     }
 
     /// `owner` stopped holding this environment (not called from deinit: an
     /// owner that is deallocated simply drops what it held).
     func unlinked(from owner: TraitEnvironment?) {
-        if isExposed { world.delegate?.environment(self, owner: owner, holds: false) }
+        if isExposed { world.activeDelegate?.environment(self, owner: owner, holds: false) }
     }
 
     // MARK: Overrides
@@ -387,7 +387,7 @@ open class TraitEnvironment: CustomStringConvertible {
     /// Called for every trait change, after registrations (the deprecated catch-all).
     open func traitCollectionDidChange(_ previous: TraitCollection) throws {
         if hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
-            try world.delegate?.environment(self, traitCollectionDidChange: previous)
+            try world.activeDelegate?.environment(self, traitCollectionDidChange: previous)
         }
     }
 
@@ -395,7 +395,7 @@ open class TraitEnvironment: CustomStringConvertible {
     /// specific methods; this default forwards to the host.
     func invoke(_ event: LifecycleEvent) throws {
         world.trace(.lifecycle(self, event))
-        if hostCallbacks & event.hostBit != 0 { try world.delegate?.environment(self, lifecycle: event) }
+        if hostCallbacks & event.hostBit != 0 { try world.activeDelegate?.environment(self, lifecycle: event) }
     }
 
     /// Runs `body` with reads of this environment's collection recorded, and
@@ -404,13 +404,15 @@ open class TraitEnvironment: CustomStringConvertible {
     func tracking(_ kind: TrackedTraits.Kind, accumulate: Bool = false,
                   _ body: () throws -> Void) rethrows {
         let view = asViewController?.viewIfLoaded
-        let tracker = TraitReadTracker(collection: traitCollection, viewCollection: view?.traitCollection)
+        // Both collections stay alive while the callback runs: this frame holds them.
+        let collection = traitCollection, viewCollection = view?.traitCollection
+        let tracker = TraitReadTracker.take(collection: collection, viewCollection: viewCollection)
         // Whether a read is tracked never depends on an earlier untracked one:
         // a host drops what it cached of these collections first (only a host
         // that said it caches one: a call per callback otherwise).
-        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.delegate?.environmentDidUpdateTraits(self) }
+        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.activeDelegate?.environmentDidUpdateTraits(self) }
         if let view, view.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 {
-            world.delegate?.environmentDidUpdateTraits(view)
+            world.activeDelegate?.environmentDidUpdateTraits(view)
         }
         let outer = TraitCollection.tracker
         let outerEnv = world.trackingEnvironment
@@ -419,20 +421,18 @@ open class TraitEnvironment: CustomStringConvertible {
         defer {
             TraitCollection.tracker = outer
             world.trackingEnvironment = outerEnv
-            let read = tracker.read
             if accumulate {
-                for d in read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
+                for d in tracker.read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
                     tracked[kind].append(d)
                 }
             } else if let box = trackedBox {
                 // Most callbacks read what they read the last time: nothing to store then.
-                let current = box.traits[kind]
-                if current.count != read.count || zip(current, read).contains(where: { $0 !== $1 }) {
-                    tracked[kind] = read
-                }
-            } else if !read.isEmpty {
-                tracked[kind] = read
+                if !tracker.readExactly(box.traits[kind]) { tracked[kind] = tracker.read }
+            } else if tracker.count > 0 {
+                tracked[kind] = tracker.read
             }
+            withExtendedLifetime((collection, viewCollection)) {}
+            TraitReadTracker.give(tracker)
         }
         try body()
     }
@@ -506,7 +506,7 @@ public final class TraitChangeRegistration {
     let traitIDs: [Int]
     let traits: [TraitDefinition]
     let delivery: (TraitEnvironment, TraitCollection) throws -> Bool
-    public internal(set) var isActive = true
+    @exclusivity(unchecked) public internal(set) var isActive = true
 
     init(traits: [TraitDefinition], delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) {
         var seen = Set<Int>()

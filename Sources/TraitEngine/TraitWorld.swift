@@ -53,6 +53,15 @@ public final class TraitWorld {
     // TraitEnvironment's does (see there).
     @exclusivity(unchecked) public var stats = TraitStats()
     @exclusivity(unchecked) public weak var delegate: TraitWorldDelegate?
+    /// A delegate for a host that owns this world and tears it down
+    /// (``tearDown()``) before it goes, such as the Lua binding: the world
+    /// neither retains it nor refers to it weakly. A weak reference gives its
+    /// object a side table, and every retain of such an object then takes a
+    /// slow path (about 150 instructions per callback, docs/performance.md).
+    /// Used instead of ``delegate`` when set.
+    @exclusivity(unchecked) public unowned(unsafe) var owningDelegate: TraitWorldDelegate?
+    /// Where callbacks go.
+    @inline(__always) var activeDelegate: TraitWorldDelegate? { owningDelegate ?? delegate }
     /// Receives an event for each step when set (`ui.trace`).
     @exclusivity(unchecked) public var tracer: ((TraceEvent) -> Void)?
     /// The most passes one update may take before it stops as unsettled.
@@ -134,6 +143,7 @@ public final class TraitWorld {
         replacedCollections.removeAll()
         tracer = nil
         delegate = nil
+        owningDelegate = nil
         hasPendingWork = false
     }
 
@@ -598,7 +608,7 @@ public final class TraitWorld {
             }
             e.changedInUpdate = updateNumber
         }
-        if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { delegate?.environmentDidUpdateTraits(e) }
+        if e.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { activeDelegate?.environmentDidUpdateTraits(e) }
         stats.traitUpdates += 1
         markChildrenForTraits(e)
         e.pending.insert(.subtreeTraits)
@@ -620,7 +630,7 @@ public final class TraitWorld {
         if e.isSubclassed {
             try e.traitCollectionDidChange(old)
         } else if e.hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
-            try delegate?.environment(e, traitCollectionDidChange: old)
+            try activeDelegate?.environment(e, traitCollectionDidChange: old)
         }
     }
 
@@ -644,10 +654,14 @@ public final class TraitWorld {
     }
 
     private func invalidateTracked(_ e: TraitEnvironment, _ view: View, _ ids: [Int]) {
-        func hit(_ list: [TraitDefinition]) -> Bool { list.contains { ids.contains($0.id) } }
-        if hit(e.tracked.layout) { view.setNeedsLayout() }
-        if hit(e.tracked.display) { view.setNeedsDisplay() }
-        if hit(e.tracked.properties) {
+        func hit(_ list: [TraitDefinition]) -> Bool {
+            for d in list { for id in ids where id == d.id { return true } }
+            return false
+        }
+        let tracked = e.tracked   // (one copy: each read of the property makes one)
+        if hit(tracked.layout) { view.setNeedsLayout() }
+        if hit(tracked.display) { view.setNeedsDisplay() }
+        if hit(tracked.properties) {
             if e === view { view.setNeedsUpdateProperties() } else {
                 e.pending.insert(.properties)
                 e.propagateUp(.subtreeProperties)

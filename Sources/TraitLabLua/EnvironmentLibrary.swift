@@ -631,11 +631,13 @@ extension LuaHost {
         }
         let id = nextHandlerID
         nextHandlerID += 1
-        // unowned(unsafe): the host owns the world that calls this (its
-        // `close` tears the world down); a checked unowned reference made
-        // every call take the object's slow reference-counting path.
-        let r = try env.addTraitChangeRegistration(for: defs) { [unowned(unsafe) self] env, previous in
-            try self.deliver(env: env, id: id, previous: previous)
+        // Unretained: the host owns the world that calls this (its `close`
+        // tears the world down). The host has a side table (the world's
+        // delegate is weak), so each retain of it takes the slow path: an
+        // unowned(unsafe) capture still retained it for the call.
+        let host = Unmanaged.passUnretained(self)
+        let r = try env.addTraitChangeRegistration(for: defs) { env, previous in
+            try host._withUnsafeGuaranteedRef { try $0.deliver(env: env, id: id, previous: previous) }
         }
         storeHandler(env: 1, id: id, handler: 3)
         L.pushBox(RegistrationBox(r, env: env, id: id), kind: .registration)
@@ -644,11 +646,22 @@ extension LuaHost {
         return 1
     }
 
-    /// handlers[id] = function, or { action = name, target = true } with the
-    /// target itself in the weak targets table.
+    /// The key of a function handler in its environment's field table: a
+    /// light userdata standing for the id, which no script can make or reach
+    /// (a handler call then takes one lookup in the table it was found in).
+    static func handlerKey(_ id: Int) -> UnsafeRawPointer { UnsafeRawPointer(bitPattern: id)! }
+
+    /// fields[handlerKey(id)] = function, or handlers[id] = { action = name,
+    /// target = true } with the target itself in the weak targets table.
     private func storeHandler(env u: Int32, id: Int, handler h: Int32) {
         pushFields(u)
         let f = L.top
+        if lua_type(L, h) == LUA_TFUNCTION {
+            L.pushValue(h)
+            tl_rawsetp(L, f, LuaHost.handlerKey(id))
+            L.setTop(f - 1)
+            return
+        }
         func subtable(_ key: String, weak: Bool) {
             if L.rawGet(f, key) != LUA_TTABLE {
                 L.pop()
@@ -661,20 +674,16 @@ extension LuaHost {
             }
         }
         subtable(handlersKey, weak: false)
-        if lua_type(L, h) == LUA_TFUNCTION {
-            L.pushValue(h)
+        L.newTable()
+        _ = L.rawGet(h, "action"); L.rawSet(-2, "action")
+        if L.rawGet(h, "target") != LUA_TNIL {
+            L.push(true); L.rawSet(-3, "target")
+            subtable(targetsKey, weak: true)
+            L.pushValue(-2)
+            lua_rawseti(L, -2, lua_Integer(id))
+            L.pop(2)
         } else {
-            L.newTable()
-            _ = L.rawGet(h, "action"); L.rawSet(-2, "action")
-            if L.rawGet(h, "target") != LUA_TNIL {
-                L.push(true); L.rawSet(-3, "target")
-                subtable(targetsKey, weak: true)
-                L.pushValue(-2)
-                lua_rawseti(L, -2, lua_Integer(id))
-                L.pop(2)
-            } else {
-                L.pop()
-            }
+            L.pop()
         }
         lua_rawseti(L, -2, lua_Integer(id))
         L.setTop(f - 1)
@@ -684,6 +693,8 @@ extension LuaHost {
         let base = L.top
         defer { L.setTop(base) }
         guard pushFields(u, create: false) else { return }
+        L.pushNil()
+        tl_rawsetp(L, -2, LuaHost.handlerKey(id))
         for key in [handlersKey, targetsKey] where L.rawGet(-1, key) == LUA_TTABLE {
             L.pushNil()
             lua_rawseti(L, -2, lua_Integer(id))
@@ -693,22 +704,32 @@ extension LuaHost {
 
     /// Calls a Lua registration. Returns false when its target was collected.
     private func deliver(env: TraitEnvironment, id: Int, previous: TraitCollection) throws -> Bool {
+        // A function handler is found and called from C (tl_env_call); the
+        // previous collection's object is the recent slot (siblings share it).
+        if Unmanaged.passUnretained(previous).toOpaque() != recentCollection { push(previous); L.pop() }
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), refs.keyHandlers,
+                           lua_Integer(id), refs.recentCollection) {
+        case LUA_OK: return true
+        case TL_ENV_CALL_NONE: return false
+        case TL_ENV_CALL_SLOW: break
+        default: throw LuaError.raised(popError())
+        }
         let base = L.top
         defer { L.setTop(base) }
         push(env)
         let u = L.top
         guard pushFields(u, create: false) else { return false }
         let f = L.top
-        L.registryGet(refs.keyHandlers)
-        guard lua_rawget(L, f) == LUA_TTABLE else { return false }
-        guard lua_rawgeti(L, -1, lua_Integer(id)) != LUA_TNIL else { return false }
-        if lua_type(L, -1) == LUA_TFUNCTION {
+        if tl_rawgetp(L, f, LuaHost.handlerKey(id)) == LUA_TFUNCTION {
             L.pushValue(u)
             push(previous)
             try call(2)
             return true
         }
-        guard lua_type(L, -1) == LUA_TTABLE else { return false }
+        L.pop()
+        L.registryGet(refs.keyHandlers)
+        guard lua_rawget(L, f) == LUA_TTABLE else { return false }
+        guard lua_rawgeti(L, -1, lua_Integer(id)) == LUA_TTABLE else { return false }
         let entry = L.top
         _ = L.rawGet(entry, "action")
         let action = L.string(-1) ?? ""

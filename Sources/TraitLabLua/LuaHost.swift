@@ -136,7 +136,7 @@ public final class LuaHost {
 
     /// What every world of this host starts with (the first and each reset).
     private func configure(_ w: TraitWorld) {
-        w.delegate = self
+        w.owningDelegate = self   // (the host tears its world down in close())
         w.hierarchyMode = options.hierarchyMode
         w.recordsRecentChanges = true   // dumps mark what the last update changed
     }
@@ -180,6 +180,11 @@ public final class LuaHost {
         recentCollection = nil
         L.push(true)
         lua_rawseti(L, tl_registryindex(), lua_Integer(refs.recentCollection))
+        if let h = tl_gethost(L) {
+            h.pointee.recent_tracking = nil
+            L.push(true)
+            lua_rawseti(L, tl_registryindex(), lua_Integer(h.pointee.recent_tracking_ref))
+        }
         for ref in [refs.objects, refs.anchors, refs.collectionCache,
                     refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
             L.registryGet(ref)
@@ -281,13 +286,36 @@ public final class LuaHost {
                 $0.hostCallbacks |= TraitEnvironment.hostCachesCollection
             }
         }
+        // A trait read from a collection object (tl_collection_index): the
+        // value, pushed straight onto the reading thread's stack.
+        h.pointee.collection_value = { hostPointer, L, collection, definition, cacheable in
+            guard let hostPointer, let L, let collection, let definition else { return 0 }
+            return Unmanaged<LuaHost>.fromOpaque(hostPointer)._withUnsafeGuaranteedRef { host in
+                Unmanaged<TraitCollection>.fromOpaque(collection)._withUnsafeGuaranteedRef { tc in
+                    Unmanaged<TraitDefinition>.fromOpaque(definition)._withUnsafeGuaranteedRef { d in
+                        host.pushTraitValue(tc, d, onto: L, cacheable: cacheable)
+                    }
+                }
+            }
+        }
+        h.pointee.record_read = { _, collection, definition in
+            guard let collection, let definition else { return }
+            Unmanaged<TraitCollection>.fromOpaque(collection)._withUnsafeGuaranteedRef { tc in
+                Unmanaged<TraitDefinition>.fromOpaque(definition)._withUnsafeGuaranteedRef { d in
+                    TraitCollection.recordRead(of: d, in: tc)
+                }
+            }
+        }
         L.push(true)
         refs.recentCollection = L.ref()
+        L.push(true)
+        h.pointee.recent_tracking_ref = L.ref()
         L.push("__handlers")
         refs.keyHandlers = L.ref()
         L.push("traitCollection")
         refs.keyTraitCollection = L.ref()
         refs.definitionsByProperty = table(mode: nil)
+        h.pointee.definitions_by_property_ref = refs.definitionsByProperty
         refs.callbackKeys = (0..<16).map { bit in
             L.push(callbackNames[bit])
             return L.ref()
@@ -460,7 +488,7 @@ public final class LuaHost {
         }
         L.pop()
         let objects = L.top
-        L.pushBox(tc, kind: .collection, userValues: tracking ? 0 : 1)
+        L.pushBox(tc, kind: .collection, userValues: tracking ? 2 : 1)
         L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         L.pushValue(-1)
@@ -542,7 +570,24 @@ extension LuaHost: TraitWorldDelegate {
         L.pop()
     }
 
+    /// Calls the callback for `bit` from C when the object exists (the usual
+    /// case); false when Swift must make the object and look it up itself.
+    private func callCallback(_ env: TraitEnvironment, _ bit: UInt16, previous: TraitCollection?) throws -> Bool {
+        var previousRef = LUA_NOREF
+        if let previous {
+            if Unmanaged.passUnretained(previous).toOpaque() != recentCollection { push(previous); L.pop() }
+            previousRef = refs.recentCollection
+        }
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(),
+                           refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
+        case LUA_OK, TL_ENV_CALL_NONE: return true
+        case TL_ENV_CALL_SLOW: return false
+        default: throw LuaError.raised(popError())
+        }
+    }
+
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
+        if try callCallback(env, TraitEnvironment.hostTraitCollectionDidChange, previous: previous) { return }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
@@ -555,6 +600,7 @@ extension LuaHost: TraitWorldDelegate {
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
         // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
+        if try callCallback(env, event.hostBit, previous: nil) { return }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }

@@ -272,13 +272,15 @@ extension LuaHost {
 
     /// Forgets cached values of every collection object (definitions changed).
     func clearCollectionCaches() {
-        L.registryGet(refs.collectionCache)
-        L.pushNil()
-        while lua_next(L, -2) != 0 {
-            tl_collection_clear_cache(L, -1)
+        for ref in [refs.collectionCache, refs.trackingCache] {
+            L.registryGet(ref)
+            L.pushNil()
+            while lua_next(L, -2) != 0 {
+                tl_collection_clear_cache(L, -1)
+                L.pop()
+            }
             L.pop()
         }
-        L.pop()
     }
 }
 

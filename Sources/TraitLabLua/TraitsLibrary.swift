@@ -230,7 +230,7 @@ extension LuaHost {
         }
         L.registryGet(refs.collectionMeta)
         let meta = L.top
-        tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), methods)
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), methods, 0)
         L.pushValue(-1)
         L.rawSet(meta, "__index")
         // The shared metatable of promoted objects' caches: a miss goes on to the same indexer.
@@ -248,10 +248,17 @@ extension LuaHost {
             L.pushValue(-2)
             lua_rawset(L, tm)
         }
-        tl_push_collection_indexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), methods)
+        tl_push_collection_indexer(L, LuaFunctions.id("collection.trackedIndex", { c in try c.host.collectionField(c, cache: false) }), methods, 1)
         L.rawSet(tm, "__index")
         refs.trackingCollectionMeta = L.ref()
         L.setTop(methods - 1)
+        let h = tl_gethost(L)!
+        h.pointee.collection_meta_ref = refs.collectionMeta
+        h.pointee.collection_cache_meta_ref = refs.collectionCacheMeta
+        h.pointee.tracking_meta_ref = refs.trackingCollectionMeta
+        h.pointee.retain_collection = { collection in
+            if let collection { _ = Unmanaged<TraitCollection>.fromOpaque(collection).retain() }
+        }
         refs.mutableMeta = makeMeta(name: "MutableTraits", index: ("mutable.index", { c in
             let m = try c.host.liveMutable(c)
             let d = try c.host.definition(forKey: 2)
@@ -501,6 +508,25 @@ extension LuaHost {
         default:
             throw c.typeError(1, "function or table")
         }
+        return 1
+    }
+
+    /// `tc[d]` pushed onto `L` for the C indexer's direct path (1), or 0 with
+    /// nothing pushed for a table value, which the general path copies.
+    /// Reads are recorded as any read is (automatic trait tracking).
+    func pushTraitValue(_ tc: TraitCollection, _ d: TraitDefinition, onto L: LuaStatePointer,
+                        cacheable: UnsafeMutablePointer<Int32>?) -> Int32 {
+        let v = tc[d]
+        switch v {
+        case .none: L.pushNil()
+        case .bool(let b): L.push(b)
+        case .int(let n): L.push(n)
+        case .number(let x): L.push(x)
+        case .string(let s): L.push(s)
+        case .table: return 0
+        }
+        let tracked = world.trackingEnvironment.map { $0.traitCollection === tc } ?? false
+        cacheable?.pointee = tracked ? 0 : 1
         return 1
     }
 

@@ -23,6 +23,50 @@ assert(not pcall(function() return tc[math.mininteger] end))
 assert(not pcall(function() return tc[{}] end))
 assert(tostring(tc):find("TraitCollection", 1, true))
 
+-- A tracking object (what self.traitCollection is inside layoutSubviews)
+-- caches what it read, and the definitions its keys named, in two user
+-- values: forged ones (a key naming a view or a number instead of a
+-- definition, non-tables) are ignored or give the script's own data back,
+-- never a crash; its __gc called by hand kills it like any collection.
+do
+  local kept, reads = nil, {}
+  local Reader = ui.View:subclass("RtcReader", {
+    layoutSubviews = function(self)
+      kept = self.traitCollection
+      reads[#reads + 1] = kept.rtcS
+      reads[#reads + 1] = kept[S]
+    end,
+  })
+  local v = Reader {}
+  local scene = ui.WindowScene {}
+  local window = ui.Window { windowScene = scene }
+  window.rootViewController = ui.ViewController {}
+  window.rootViewController.view:addSubview(v)
+  ui.update()
+  assert(reads[1] == "a" and reads[2] == "a")
+  for _, forged in ipairs {
+    { rtcS = v, [S] = 0x41414141 }, { rtcS = math.mininteger, [S] = kept }, 42, "x", false,
+  } do
+    debug.setuservalue(kept, forged, 2)
+    debug.setuservalue(kept, { rtcS = "forged value" }, 1)
+    v:setNeedsLayout()
+    ui.update()
+    assert(reads[#reads] == "a" or reads[#reads] == "forged value")
+  end
+  -- A definition box of another trait: the script's own (wrong) bookkeeping, nothing worse.
+  debug.setuservalue(kept, { rtcS = N }, 2)
+  v:setNeedsLayout()
+  ui.update()
+  scene.traitOverrides.rtcS = "b"
+  ui.update()
+  local trackingGc = rawget(debug.getmetatable(kept), "__gc")
+  trackingGc(kept); trackingGc(kept)
+  assert(not pcall(function() return kept.rtcS end))
+  v:setNeedsLayout()
+  ui.update()   -- a fresh tracking object for the view's collection
+  assert(reads[#reads] == "b", tostring(reads[#reads]))
+  window.windowScene = nil
+end
 -- Forged selves to every metamethod, through the debug library: the shared
 -- metatable (a collection never read), a promoted one (tc, read three times)
 -- and the shared metatable of promoted objects' caches.

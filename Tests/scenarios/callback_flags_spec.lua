@@ -115,7 +115,7 @@ describe("the cached traitCollection", function()
     assert.are.equal(first.userInterfaceStyle, a.traitCollection.userInterfaceStyle)
   end)
 
-  it("is not what a tracked layoutSubviews reads (its reads reach Swift and are tracked)", function()
+  it("is not what a tracked layoutSubviews reads (its reads are tracked)", function()
     local layouts = 0
     local Reader = ui.View:subclass("CacheReader", {
       layoutSubviews = function(self) layouts = layouts + 1; local _ = self.traitCollection.userInterfaceStyle end,
@@ -128,6 +128,45 @@ describe("the cached traitCollection", function()
     assert.are.equal(1, layouts)
     flip(scene)
     assert.are.equal(2, layouts)
+  end)
+
+  -- Apple, "Automatic trait tracking" (iOS 18, layoutSubviews()): each call
+  -- records the traits it reads, and a change to one of them invalidates that
+  -- view's layout. Views without overrides share one collection, and so one
+  -- tracking object, which serves a value read before from its cache: the
+  -- read must still be recorded for the view laying out now.
+  it("records reads served from a shared tracking object's cache for every view", function()
+    local counts = {}
+    local Reader = ui.View:subclass("SharedReader", {
+      layoutSubviews = function(self)
+        counts[self] = (counts[self] or 0) + 1
+        local _ = self.traitCollection.userInterfaceStyle
+      end,
+    })
+    local parent = ui.View {}
+    local a, b, c = Reader {}, Reader {}, Reader {}
+    parent:addSubview(a); parent:addSubview(b); parent:addSubview(c)
+    local scene = window_with(parent)
+    counts = {}
+    for round = 1, 3 do
+      flip(scene)
+      assert.are.same({ round, round, round }, { counts[a], counts[b], counts[c] })
+    end
+    -- A trait none of them read lays none of them out.
+    scene.traitOverrides.layoutDirection = "rightToLeft"
+    ui.update()
+    assert.are.same({ 3, 3, 3 }, { counts[a], counts[b], counts[c] })
+    -- Another trait read from the cache by the second view only is its alone.
+    Reader.layoutSubviews = function(self)
+      counts[self] = (counts[self] or 0) + 1
+      local _ = self.traitCollection.userInterfaceStyle
+      if self == b then local _ = self.traitCollection.legibilityWeight end
+    end
+    a:setNeedsLayout(); b:setNeedsLayout(); c:setNeedsLayout()
+    ui.update()
+    scene.traitOverrides.legibilityWeight = "bold"
+    ui.update()
+    assert.are.same({ 4, 5, 4 }, { counts[a], counts[b], counts[c] })
   end)
 
   it("kept from layoutSubviews and read outside it, still records the reads of the next layout", function()

@@ -60,6 +60,33 @@ typedef struct tl_host {
     int collection_objects_ref;
     int tracking_objects_ref;
     lua_Integer trait_collection_property;
+    // A trait read from a collection object served without the dispatcher
+    // (tl_collection_index): the definition is found in C (registry table
+    // definitions_by_property_ref: property name -> definition box, or a
+    // definition box as the key); Swift pushes the value onto L and returns 1,
+    // or returns 0 with nothing pushed for what the general path handles
+    // (table values). *cacheable tells whether the object may keep the value.
+    // Called with the state's Swift flags set as for any call into Swift.
+    int (*collection_value)(void *swift_host, lua_State *L, void *collection, void *definition, int *cacheable);
+    // A tracking object's read served from its cache in C: Swift records it
+    // as a read of the collection (automatic trait tracking). Touches no Lua.
+    void (*record_read)(void *swift_host, void *collection, void *definition);
+    // Takes a reference to a collection (a box made in C holds one; its
+    // finalizer gives it back through Swift's release).
+    void (*retain_collection)(void *collection);
+    int tracking_meta_ref;          // the tracking objects' shared metatable
+    // The tracking object served last by tl_env_index, kept in the registry
+    // slot recent_tracking_ref, and its collection (views share one).
+    void *recent_tracking;
+    int recent_tracking_ref;
+    int definitions_by_property_ref;
+    // Lua's small blocks without a cap: free lists per 16-byte size class,
+    // carved from pages of their own (see tl_pool_alloc in shim.c).
+    void *pool_free[33];
+    char *pool_next, *pool_end;
+    void *pool_pages;
+    int collection_meta_ref;        // the shared metatable (template of promoted ones)
+    int collection_cache_meta_ref;  // the caches' shared metatable
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -107,6 +134,21 @@ void tl_pushboxgc(lua_State *L);
 // lua_pcall with a traceback-appending message handler, lifting the "innermost
 // frame is Swift" flag while Lua code runs.
 int tl_pcall(lua_State *L, int nargs, int nresults);
+// From an update: calls the Lua function an exposed environment has for
+// an engine callback, with no Swift work on the stack. The object is found
+// by pointer in registry[objects_ref] (weak values). With handler_id > 0 the
+// function is fields[(void *)handler_id], a light userdata key (a
+// registration's function; a target-action entry, at
+// fields[registry[key_ref]][handler_id], is the caller's to call); else
+// the callback named registry[key_ref], looked up as tl_rawlookup_at does.
+// It gets the object and, unless previous_ref is LUA_NOREF, the value in
+// registry[previous_ref]. Returns LUA_OK after the call, a Lua error status
+// with the message (and traceback) on top, TL_ENV_CALL_NONE when there is no
+// such function, or TL_ENV_CALL_SLOW when the caller must take its general
+// path (no object yet, a target-action entry, no stack): nothing is pushed then.
+#define TL_ENV_CALL_NONE (-100)
+#define TL_ENV_CALL_SLOW (-101)
+int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref);
 // Runs `fn(L, ud)` in protected mode (for raising APIs such as lua_next on foreign
 // tables, luaL_loadbuffer, metamethod-triggering gets). Returns a Lua status.
 int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud);
@@ -183,6 +225,7 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 // protected instance metatable. User fields live under any key but "__"
 // names, which hold the host's bookkeeping and are never served to scripts.
 #define TL_KIND_ENVIRONMENT 1
+#define TL_KIND_DEFINITION 2
 #define TL_KIND_COLLECTION 4
 // __index for the instance metatable: user fields, then the class chain (raw,
 // methods), then the property table; a known property calls Swift with
@@ -196,8 +239,12 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 // metatable of its own (a copy of the shared one) whose __index is that
 // table, so further reads never leave the VM; a miss reaches the same C
 // function through the cache's shared metatable. Tracking objects (whose
-// reads must reach Swift to be recorded) are never promoted.
-void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index);
+// reads must be recorded, `tracking` set) are never promoted: they have two
+// user values, caches of the values read (key -> value) and of the
+// definitions the keys named (key -> definition box), which the C indexer
+// reads first, recording each read through record_read, so a tracked read
+// of a trait read before stays in C.
+void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int tracking);
 // Promotes the collection object at `box` (see above); `template_index` is the
 // shared metatable, `cache_meta_index` the caches' shared metatable. Leaves
 // nothing on the stack.
