@@ -458,17 +458,6 @@ public final class TraitWorld {
 
     enum PlainSubviewResult { case notPlain, done, hasSubviews }
 
-    /// What ``visit(_:_:)`` does for most environments of a changed tree, with
-    /// no call out of the engine: `s`, a plain subview of `parent` (no
-    /// controller, no overrides, registrations, tracked reads, hosted content,
-    /// host callbacks or Swift subclass) with nothing pending but its traits,
-    /// still holding `old`, the previous collection of `parent`, which a
-    /// change this traversal made replaced by `new`, takes `new`, exactly as
-    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would. The
-    /// caller checked that `parent` still holds `new` and that the change
-    /// redraws nothing, keeps the change (and so `old`) alive, and counts `s`
-    /// in the stats. Returns `.notPlain` when `s` is not such a subview (the
-    /// general path handles it), `.hasSubviews` when its subviews come next.
     /// What the fast path needs of a change, without reference counting: the
     /// changed view and the collections (the change holds them), and the
     /// world's recording of recent changes (the general path alone adds to
@@ -492,6 +481,17 @@ public final class TraitWorld {
         }
     }
 
+    /// What ``visit(_:_:)`` does for most environments of a changed tree, with
+    /// no call out of the engine: `s`, a plain subview (``isPlain(_:)``) of
+    /// `change.parent` still holding `change.old`, the parent's previous
+    /// collection, which a change this traversal made replaced by
+    /// `change.new`, takes `change.new`, exactly as
+    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would. The
+    /// caller checked that the parent still holds the new collection and that
+    /// the change redraws nothing, keeps the change (and so both collections)
+    /// alive, counts `s` in the stats and marks its subviews. Returns
+    /// `.notPlain`, with `s` unchanged, when `s` is not such a subview (the
+    /// general path handles it), `.hasSubviews` when its subviews come next.
     @inline(__always)
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
         guard TraitWorld.isPlain(s), s.isSubview(ofOpaque: change.parent),
