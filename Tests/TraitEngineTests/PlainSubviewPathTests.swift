@@ -51,9 +51,12 @@ final class PlainSubviewPathTests: XCTestCase {
             }
             // A handler that moves a view during updates: it leaves its
             // superview (whose frame still lists it) and comes back later.
+            // (`views` keeps it alive meanwhile; the handler holds nothing
+            // strongly, or the tree would hold itself through it.)
             let mover = views[5], moved = views[40]
-            var home: View?
-            try mover.registerForTraitChanges([theme]) { [journal] _, _ in
+            weak var home: View?
+            try mover.registerForTraitChanges([theme]) { [journal, weak moved] _, _ in
+                guard let moved else { return }
                 if let s = moved.superview {
                     home = s
                     moved.removeFromSuperview()
