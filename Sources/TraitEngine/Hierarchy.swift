@@ -127,32 +127,28 @@ public final class WindowScene: TraitEnvironment {
 
 /// A view: inherits from the view controller that owns it, else from its superview.
 open class View: TraitEnvironment {
+    // Stored in TraitEnvironment (`superviewStorage` and the others), next to
+    // what an update reads of every environment.
     public private(set) final var superview: View? {
-        @inline(__always) get { superviewRef?.takeUnretainedValue() }
-        set { superviewRef = newValue.map { Unmanaged.passUnretained($0) } }
+        @inline(__always) get { superviewStorage?.takeUnretainedValue() }
+        set { superviewStorage = newValue.map { Unmanaged.passUnretained($0) } }
     }
-    @exclusivity(unchecked) public private(set) var subviews: [View] = []
+    public final var subviews: [View] { @inline(__always) get { subviewStorage } }
     /// The view controller whose `view` this is.
     public internal(set) final var owningViewController: ViewController? {
-        @inline(__always) get { owningViewControllerRef?.takeUnretainedValue() }
-        set { owningViewControllerRef = newValue.map { Unmanaged.passUnretained($0) } }
+        @inline(__always) get { owningViewControllerStorage?.takeUnretainedValue() }
+        set { owningViewControllerStorage = newValue.map { Unmanaged.passUnretained($0) } }
     }
-    // Both stored unretained (the superview and the controller hold this view)
-    // as `Unmanaged`, so that an update can test them (`isSubview(of:)`,
-    // `hasOwningViewController`) without the retain and release each read of
-    // an `unowned(unsafe)` reference costs.
-    @exclusivity(unchecked) private var superviewRef: Unmanaged<View>?
-    @exclusivity(unchecked) private var owningViewControllerRef: Unmanaged<ViewController>?
 
     /// Whether `parent` is this view's superview.
     @inline(__always) final func isSubview(of parent: TraitEnvironment) -> Bool {
-        superviewRef?.toOpaque() == Unmanaged.passUnretained(parent).toOpaque()
+        superviewStorage?.toOpaque() == Unmanaged.passUnretained(parent).toOpaque()
     }
     /// The same, given `parent` as an opaque pointer.
     @inline(__always) final func isSubview(ofOpaque parent: UnsafeMutableRawPointer) -> Bool {
-        superviewRef?.toOpaque() == parent
+        superviewStorage?.toOpaque() == parent
     }
-    @inline(__always) final var hasOwningViewController: Bool { owningViewControllerRef != nil }
+    @inline(__always) final var hasOwningViewController: Bool { owningViewControllerStorage != nil }
     /// The background color; dynamic colors resolve against the view's traits.
     public var backgroundColor: ColorValue? { didSet { setNeedsDisplay() } }
 
@@ -169,7 +165,7 @@ open class View: TraitEnvironment {
         for s in subviews {
             s.superview = nil
         }
-        Graveyard.take(&subviews)
+        Graveyard.take(&subviewStorage)
         Graveyard.drain()
     }
 
@@ -270,12 +266,12 @@ open class View: TraitEnvironment {
         }
         let old = view.superview
         if let old {
-            old.subviews.removeAll { $0 === view }
+            old.subviewStorage.removeAll { $0 === view }
             view.unlinked(from: old)
         }
         view.linked(to: self)
         view.superview = self
-        if let i = index { subviews.insert(view, at: i) } else { subviews.append(view) }
+        if let i = index { subviewStorage.insert(view, at: i) } else { subviewStorage.append(view) }
         if old != nil { world.structureChanged = true }
         view.traitHost.setNeedsStructureUpdate()
         setNeedsLayout()
@@ -284,7 +280,7 @@ open class View: TraitEnvironment {
     /// Removes this view from its superview; harmless when it has none.
     public func removeFromSuperview() {
         guard let s = superview else { return }
-        s.subviews.removeAll { $0 === self }
+        s.subviewStorage.removeAll { $0 === self }
         superview = nil
         world.structureChanged = true
         world.hasPendingWork = true

@@ -18,7 +18,6 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
 
     /// Non-default values, sorted by definition id.
     public let entries: [Entry]
-    private let hashCode: Int
 
     /// The collection with every trait at its default.
     nonisolated(unsafe) public static let empty = TraitCollection(canonical: [])
@@ -29,12 +28,6 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
 
     init(canonical entries: [Entry]) {
         self.entries = entries
-        var h = Hasher()
-        for e in entries {
-            h.combine(e.definition.id)
-            h.combine(e.value)
-        }
-        self.hashCode = h.finalize()
         TraitCollection.createdCount += 1
     }
 
@@ -119,10 +112,18 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     }
 
     public static func == (a: TraitCollection, b: TraitCollection) -> Bool {
-        a === b || (a.hashCode == b.hashCode && a.entries == b.entries)
+        a === b || a.entries == b.entries
     }
 
-    public func hash(into h: inout Hasher) { h.combine(hashCode) }
+    /// Hashed from the entries when asked: nothing in an update hashes
+    /// collections, and a hash made at creation was a third of the cost of
+    /// an override change at a leaf (hashing string values).
+    public func hash(into h: inout Hasher) {
+        for e in entries {
+            h.combine(e.definition.id)
+            h.combine(e.value)
+        }
+    }
 
     /// `TraitCollection(horizontalSizeClass = compact, theme = pastel)`; only non-defaults.
     public var description: String {

@@ -65,20 +65,20 @@ public final class TraitWorld {
     /// Receives an event for each step when set (`ui.trace`).
     @exclusivity(unchecked) public var tracer: ((TraceEvent) -> Void)?
     /// The most passes one update may take before it stops as unsettled.
-    public var maximumPasses = 100
+    @exclusivity(unchecked) public var maximumPasses = 100
 
     @exclusivity(unchecked) public var hierarchyMode: HierarchyMode = .ios17 {
         didSet { if oldValue != hierarchyMode { invalidateAllTraits() } }
     }
 
-    public private(set) var connectedScenes: [WindowScene] = []
-    var pendingScreens: [Screen] = []
+    @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
+    @exclusivity(unchecked) var pendingScreens: [Screen] = []
     @exclusivity(unchecked) var hasPendingWork = false
     /// Something left a window: the appeared controllers must be rechecked.
     @exclusivity(unchecked) var structureChanged = false
-    private var appeared: [ViewController] = []
-    private var didAppearQueue: [ViewController] = []
-    private var didDisappearQueue: [ViewController] = []
+    @exclusivity(unchecked) private var appeared: [ViewController] = []
+    @exclusivity(unchecked) private var didAppearQueue: [ViewController] = []
+    @exclusivity(unchecked) private var didDisappearQueue: [ViewController] = []
     /// The environment whose tracked callback is running, if any.
     @exclusivity(unchecked) public internal(set) var trackingEnvironment: TraitEnvironment?
 
@@ -111,7 +111,7 @@ public final class TraitWorld {
         updateNumber += 1
         if !replacedCollections.isEmpty { replacedCollections.removeAll(keepingCapacity: true) }
     }
-    private var isUpdating = false
+    @exclusivity(unchecked) private var isUpdating = false
 
     public init() {}
 
@@ -378,13 +378,7 @@ public final class TraitWorld {
         // before anything can read them (a callback of the general path, or
         // the end of the traversal).
         var plainEntered = 0
-        func countPlainEntered() {
-            stats.environmentsVisited += plainEntered
-            stats.lastUpdateVisited += plainEntered
-            stats.traitUpdates += plainEntered
-            plainEntered = 0
-        }
-        defer { countPlainEntered() }
+        defer { countPlainEntered(plainEntered) }
         while stack.count > 0 {
             // Valid until the next push.
             let top = stack.top
@@ -392,8 +386,11 @@ public final class TraitWorld {
             let count = top.pointee.count
             // The fast path's conditions on the frame (and on the world: it
             // traces nothing), checked again whenever the loop comes back to
-            // it (a callback may have changed them).
-            if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef {
+            // it (a callback may have changed them). After a subview that was
+            // not plain, the next one must look plain first: a frame of such
+            // subviews does not set the fast path up for each of them.
+            if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef, i < count,
+               !top.pointee.plainFailed || top.pointee.subview(at: i)._withUnsafeGuaranteedRef(TraitWorld.isPlain) {
                 // The change's collections, and whether the frame's view still
                 // holds the new one and the change redraws nothing.
                 let env = top.pointee.env
@@ -402,10 +399,14 @@ public final class TraitWorld {
                      PlainChange(world: self, parent: env, old: d.old, new: d.new))
                 }
                 var descend = false
+                top.pointee.plainFailed = false
                 while applies && i < count {
                     let s = top.pointee.subview(at: i)
                     let result = s._withUnsafeGuaranteedRef { enterPlainSubview($0, change) }
-                    if result == .notPlain { break }
+                    if result == .notPlain {
+                        top.pointee.plainFailed = true
+                        break
+                    }
                     i &+= 1
                     plainEntered &+= 1
                     if result == .hasSubviews {
@@ -427,34 +428,36 @@ public final class TraitWorld {
                 continue
             }
             top.pointee.next = i + 1
-            guard let c = top.pointee.child(at: i), !c.pending.isDisjoint(with: needs) else { continue }
+            // Siblings with nothing to do are passed over without reference counting.
+            guard let candidate = top.pointee.child(at: i),
+                  candidate._withUnsafeGuaranteedRef({ !$0.pending.isDisjoint(with: needs) }) else { continue }
+            let c = candidate.takeUnretainedValue()
             let parent = top.pointee.env.takeUnretainedValue()
-            countPlainEntered()
-            let entered: VisitFrame?
+            if plainEntered != 0 {
+                countPlainEntered(plainEntered)
+                plainEntered = 0
+            }
+            var entered: VisitFrame?
             do {
                 entered = try enter(c, from: parent, parentChange: top.pointee.changeRef?.takeUnretainedValue())
             } catch {
                 keepPending([c] + stack.environments.reversed())
                 throw error
             }
-            guard let frame = entered else { continue }
+            guard let frame = entered.take() else { continue }
             stack.push(frame)
         }
     }
 
+    /// Adds `n` environments entered on the fast path to the stats.
+    private func countPlainEntered(_ n: Int) {
+        stats.environmentsVisited += n
+        stats.lastUpdateVisited += n
+        stats.traitUpdates += n
+    }
+
     enum PlainSubviewResult { case notPlain, done, hasSubviews }
 
-    /// What ``visit(_:_:)`` does for most environments of a changed tree, with
-    /// no call out of the engine: `s`, a plain subview of `parent` (no
-    /// controller, no overrides, registrations, tracked reads, hosted content,
-    /// host callbacks or Swift subclass) with nothing pending but its traits,
-    /// still holding `old`, the previous collection of `parent`, which a
-    /// change this traversal made replaced by `new`, takes `new`, exactly as
-    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would. The
-    /// caller checked that `parent` still holds `new` and that the change
-    /// redraws nothing, keeps the change (and so `old`) alive, and counts `s`
-    /// in the stats. Returns `.notPlain` when `s` is not such a subview (the
-    /// general path handles it), `.hasSubviews` when its subviews come next.
     /// What the fast path needs of a change, without reference counting: the
     /// changed view and the collections (the change holds them), and the
     /// world's recording of recent changes (the general path alone adds to
@@ -478,11 +481,20 @@ public final class TraitWorld {
         }
     }
 
+    /// What ``visit(_:_:)`` does for most environments of a changed tree, with
+    /// no call out of the engine: `s`, a plain subview (``isPlain(_:)``) of
+    /// `change.parent` still holding `change.old`, the parent's previous
+    /// collection, which a change this traversal made replaced by
+    /// `change.new`, takes `change.new`, exactly as
+    /// ``updateOwnTraits(_:parent:parentChange:)`` and `enter` would. The
+    /// caller checked that the parent still holds the new collection and that
+    /// the change redraws nothing, keeps the change (and so both collections)
+    /// alive, counts `s` in the stats and marks its subviews. Returns
+    /// `.notPlain`, with `s` unchanged, when `s` is not such a subview (the
+    /// general path handles it), `.hasSubviews` when its subviews come next.
     @inline(__always)
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
-        guard s.pending == .traits, s.kind == .view, !s.hasOwningViewController, s.isSubview(ofOpaque: change.parent),
-              s.hostCallbacks & TraitWorld.hostTraitBits == 0, !s.isSubclassed,
-              s.overrideEntries.isEmpty, s.registrations.isEmpty, !s.hasTrackedTraits, s.hostedContent == nil,
+        guard TraitWorld.isPlain(s), s.isSubview(ofOpaque: change.parent),
               Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
         else { return .notPlain }
         if change.recording && s.changedInUpdate != change.updateNumber {
@@ -502,6 +514,15 @@ public final class TraitWorld {
         // pending (the caller marks its subviews).
         s.pending = []
         return s.subviews.isEmpty ? .done : .hasSubviews
+    }
+
+    /// What a plain view is to the fast path (`enterPlainSubview`): nothing
+    /// pending but its traits, and nothing that the general path would call
+    /// or check when its collection changes.
+    @inline(__always) private static func isPlain(_ s: View) -> Bool {
+        s.pending == .traits && s.kind == .view && !s.hasOwningViewController
+            && s.hostCallbacks & TraitWorld.hostTraitBits == 0 && !s.isSubclassed
+            && s.overrideEntries.isEmpty && s.registrations.isEmpty && !s.hasTrackedTraits && s.hostedContent == nil
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -550,17 +571,29 @@ public final class TraitWorld {
                          parentChange: Diff? = nil) throws -> Diff? {
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
-        let diff: Diff
         if let pc = parentChange, let parent, e.overrideEntries.isEmpty, e.kind != .screen,
-           e.traitCollection === pc.old, parent.traitCollection === pc.new {
-            diff = pc
-        } else {
-            let old = e.traitCollection
-            let new = computeCollection(e, parent: parent)
-            if new === old { return nil }
-            diff = diffCache.diff(old, new)
-            if diff.ids.isEmpty { return nil }
+           TraitWorld.same(e.traitCollection, pc.old), TraitWorld.same(parent.traitCollection, pc.new) {
+            try apply(pc, to: e, first: first)
+            return pc
         }
+        let old = e.traitCollection
+        let new = computeCollection(e, parent: parent)
+        if new === old { return nil }
+        let diff = diffCache.diff(old, new)
+        if diff.ids.isEmpty { return nil }
+        try apply(diff, to: e, first: first)
+        return diff
+    }
+
+    /// Whether `a` and `b` are one object, compared without reference counting.
+    @inline(__always) static func same(_ a: TraitCollection, _ b: TraitCollection) -> Bool {
+        Unmanaged.passUnretained(a).toOpaque() == Unmanaged.passUnretained(b).toOpaque()
+    }
+
+    /// `e`'s collection changed as `diff` says (`first`: it is the first
+    /// collection an update gave it): stores it, marks its children, and
+    /// delivers its callbacks.
+    private func apply(_ diff: Diff, to e: TraitEnvironment, first: Bool) throws {
         // The diff holds both collections: `old` lives while it does.
         let old = diff.old
         e.traitCollection = diff.new
@@ -599,7 +632,6 @@ public final class TraitWorld {
         } else if e.hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
             try activeDelegate?.environment(e, traitCollectionDidChange: old)
         }
-        return diff
     }
 
     /// Marks the trait children of `e` for a trait update (`forEachTraitChild`,
@@ -812,6 +844,8 @@ struct VisitFrame {
     let elements: UnsafeRawPointer?
     let count: Int
     var next = 0
+    /// The last subview the fast path tried here was not plain.
+    var plainFailed = false
 
     init(owner: TraitEnvironment, subviews: [View], change: Diff?) {
         self.init(env: Unmanaged.passUnretained(owner), owner: owner, subviews: subviews, children: nil,
@@ -871,12 +905,21 @@ struct VisitFrame {
         }
     }
 
-    /// The child at `i`; nil when that candidate inherits from elsewhere now.
-    func child(at i: Int) -> TraitEnvironment? {
-        if let subviews {
-            return unsafeDowncast(env.takeUnretainedValue(), to: View.self).traitChild(for: subviews[i])
+    /// The child at `i`, unretained (alive until the next call out of the
+    /// engine: a controller is held by its parent, not by this frame); nil
+    /// when that candidate inherits from elsewhere now.
+    @inline(__always) func child(at i: Int) -> Unmanaged<TraitEnvironment>? {
+        let element = elements.unsafelyUnwrapped.load(fromByteOffset: i &* MemoryLayout<Unmanaged<TraitEnvironment>>.stride,
+                                                      as: Unmanaged<TraitEnvironment>.self)
+        if subviews == nil { return element }
+        return env._withUnsafeGuaranteedRef { parent in
+            Unmanaged<View>.fromOpaque(element.toOpaque())._withUnsafeGuaranteedRef { s in
+                if s.hasOwningViewController {
+                    return unsafeDowncast(parent, to: View.self).traitChild(for: s).map { Unmanaged.passUnretained($0) }
+                }
+                return s.isSubview(ofOpaque: env.toOpaque()) ? element : nil
+            }
         }
-        return children.unsafelyUnwrapped[i]
     }
 }
 
