@@ -222,6 +222,19 @@ static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
+// Under AddressSanitizer every Lua block stays a malloc block of its own, so
+// that the sanitizer sees each one's bounds and lifetime (scripts/test-asan.sh).
+#if defined(__SANITIZE_ADDRESS__)
+#define TL_UNCAPPED_ALLOC tl_uncapped_alloc
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TL_UNCAPPED_ALLOC tl_uncapped_alloc
+#endif
+#endif
+#ifndef TL_UNCAPPED_ALLOC
+#define TL_UNCAPPED_ALLOC tl_pool_alloc
+#endif
+
 static int tl_panic(lua_State *L) {
     const char *msg = lua_tostring(L, -1);
     fprintf(stderr, "traitlab: unprotected Lua error: %s\n", msg ? msg : "(error object is not a string)");
@@ -250,7 +263,7 @@ lua_State *tl_newstate(size_t limit) {
     if (!h) return NULL;
     h->limit = limit;
     h->base_alloc = tl_plain_alloc;
-    lua_State *L = lua_newstate(limit ? tl_alloc : tl_pool_alloc, h);
+    lua_State *L = lua_newstate(limit ? tl_alloc : TL_UNCAPPED_ALLOC, h);
     if (!L) { free(h); return NULL; }
     // Generational collection, as lua.c sets up its state: scripts see the
     // collector lua5.4 gives them, and allocation-heavy code runs as fast.

@@ -51,17 +51,20 @@ final class PlainSubviewPathTests: XCTestCase {
             }
             // A handler that moves a view during updates: it leaves its
             // superview (whose frame still lists it) and comes back later.
-            // (`views` keeps it alive meanwhile; the handler holds nothing
-            // strongly, or the tree would hold itself through it.)
             let mover = views[5], moved = views[40]
-            weak var home: View?
+            // Weak references: `views` keeps every view alive, and a strong
+            // capture would make a cycle through the tree (mover -> its
+            // registration -> moved's old superview -> ... -> mover) that
+            // keeps the world alive after the test (LeakSanitizer).
+            final class Home { weak var view: View? }
+            let home = Home()
             try mover.registerForTraitChanges([theme]) { [journal, weak moved] _, _ in
                 guard let moved else { return }
                 if let s = moved.superview {
-                    home = s
+                    home.view = s
                     moved.removeFromSuperview()
                     journal.record("moved.out")
-                } else if let h = home {
+                } else if let h = home.view {
                     try h.addSubview(moved)
                     journal.record("moved.in")
                 }
