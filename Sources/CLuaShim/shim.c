@@ -137,7 +137,7 @@ static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
 #define TL_POOL_MAX 512
 #define TL_POOL_PAGE (64u << 10)
 
-__attribute__((noinline)) static int tl_pool_page(tl_host *h, size_t size) {
+__attribute__((noinline)) static int tl_pool_page(tl_host *h) {
     char *page = malloc(TL_POOL_PAGE);
     if (!page) return 0;
     // What is left of the current page goes to its free list.
@@ -152,7 +152,6 @@ __attribute__((noinline)) static int tl_pool_page(tl_host *h, size_t size) {
     h->pool_pages = page;
     h->pool_next = page + 16;
     h->pool_end = page + TL_POOL_PAGE;
-    (void)size;
     return 1;
 }
 
@@ -161,7 +160,7 @@ static inline void *tl_pool_get(tl_host *h, size_t n) {
     void *p = h->pool_free[c];
     if (p) { h->pool_free[c] = *(void **)p; return p; }
     size_t size = c << 4;
-    if ((size_t)(h->pool_end - h->pool_next) < size && !tl_pool_page(h, size)) return NULL;
+    if ((size_t)(h->pool_end - h->pool_next) < size && !tl_pool_page(h)) return NULL;
     p = h->pool_next;
     h->pool_next += size;
     return p;
@@ -573,8 +572,8 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
 }
 
 // tl_rawlookup_at for an environment object known to be one (at `u`) and a
-// callback name (at `key`, no "__" name): its own field, then its class
-// chain. Pushes the value (or nil) and returns its type.
+// key that is no "__" name (at `key`): its own field, then its class chain.
+// Pushes the value (or nil) and returns its type.
 static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolute)
     if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
         lua_pushvalue(L, key);
@@ -834,19 +833,9 @@ int tl_rawlookup_at(lua_State *L, int idx, int key) {
     idx = lua_absindex(L, idx);
     if (tl_is_environment(L, idx)) {
         if (tl_is_reserved_key(L, key)) { lua_pushnil(L); return LUA_TNIL; }
-        if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) {
-            lua_pushvalue(L, key);
-            if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-        if (!lua_getmetatable(L, idx)) { lua_pushnil(L); return LUA_TNIL; }
-        lua_pushliteral(L, "__metatable");
-        lua_rawget(L, -2);
-        lua_remove(L, -2);
-    } else {
-        lua_pushvalue(L, idx);
+        return tl_env_lookup(L, idx, key);
     }
+    lua_pushvalue(L, idx);
     for (int depth = 0; depth < 64; depth++) {
         if (lua_type(L, -1) == LUA_TTABLE) {
             lua_pushvalue(L, key);
@@ -1012,27 +1001,9 @@ static char tl_cache_box_key;
 
 // The definition a key names for a collection read: a definition box, or a
 // property name found in the registry table Swift fills (names not seen yet
-// take the general path, which adds them). Leaves the stack as it was.
-static void *tl_definition_for_key(lua_State *L, tl_host *h, int key) {
-    int kind = 0;
-    void *def = NULL;
-    if (lua_type(L, key) == LUA_TSTRING) {
-        if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
-            lua_pushvalue(L, key);
-            lua_rawget(L, -2);
-            def = tl_tobox(L, -1, &kind);
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    } else {
-        def = tl_tobox(L, key, &kind);
-    }
-    return def && kind == TL_KIND_DEFINITION ? def : NULL;
-}
-
-// Pushes the definition box a key names (as tl_definition_for_key finds it:
-// the key itself, or the property name's entry), or nil.
-static void tl_definition_box_for_key(lua_State *L, tl_host *h, int key) {
+// take the general path, which adds them). Pushes what the key names (the
+// box, or whatever else it is) and returns the definition, or NULL.
+static void *tl_push_definition_for_key(lua_State *L, tl_host *h, int key) {
     if (lua_type(L, key) == LUA_TSTRING) {
         if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
             lua_pushvalue(L, key);
@@ -1042,12 +1013,16 @@ static void tl_definition_box_for_key(lua_State *L, tl_host *h, int key) {
     } else {
         lua_pushvalue(L, key);
     }
+    int kind = 0;
+    void *def = tl_tobox(L, -1, &kind);
+    return def && kind == TL_KIND_DEFINITION ? def : NULL;
 }
 
-// Keeps a value read from the collection object at `box` (see CLuaShim.h):
-// the first read notes itself in the user value, the second promotes the
-// object, later ones add to its cache. Tracking objects have no user value.
-static void tl_collection_cache(lua_State *L, tl_host *h, int box, int key, int value) {
+void tl_collection_keep(lua_State *L, int box, int key, int value) {
+    tl_host *h = tl_gethost(L);
+    box = lua_absindex(L, box);
+    key = lua_absindex(L, key);
+    value = lua_absindex(L, value);
     int t = lua_getiuservalue(L, box, 1);
     if (t == LUA_TBOOLEAN) {
         lua_pop(L, 1);
@@ -1127,27 +1102,23 @@ static int tl_collection_index(lua_State *L) {
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
     lua_settop(L, 2);
     tl_host *h = tl_gethost(L);
-    void *def = h && h->collection_value ? tl_definition_for_key(L, h, 2) : NULL;
+    // [object, key, definition box]
+    void *def = h && h->collection_value ? tl_push_definition_for_key(L, h, 2) : NULL;
     if (def) {
         void *collection = tl_tobox(L, 1, NULL);
-        int tracking = lua_toboolean(L, lua_upvalueindex(3));
         // A trait: Swift pushes its value, with no dispatcher in between.
         int cacheable = 0;
         tl_swift_frame f = tl_enter_swift(L, h);
         int n = h->collection_value(h->swift_host, L, collection, def, &cacheable);
         tl_leave_swift(h, f);
-        if (n == 1 && lua_gettop(L) == 3) {
+        if (n == 1 && lua_gettop(L) == 4) {
             n = tl_after_swift(L, h, 1);
-            if (tracking) {
-                tl_definition_box_for_key(L, h, 2);   // the box the definition came from
-                if (lua_type(L, -1) == LUA_TUSERDATA) tl_tracking_cache(L, 1, 2, 3, 4);
-                lua_settop(L, 3);
-            }
-            else if (cacheable) tl_collection_cache(L, h, 1, 2, 3);
+            if (lua_toboolean(L, lua_upvalueindex(3))) tl_tracking_cache(L, 1, 2, 4, 3);
+            else if (cacheable) tl_collection_keep(L, 1, 2, 4);
             return n;
         }
-        lua_settop(L, 2);
     }
+    lua_settop(L, 2);
     return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
 }
 
@@ -1180,7 +1151,7 @@ void tl_collection_clear_cache(lua_State *L, int box) {
     box = lua_absindex(L, box);
     // A tracking object's definitions (its second user value, if any) go too.
     lua_pushnil(L);
-    if (!lua_setiuservalue(L, box, 2)) { /* (a collection object has one user value) */ }
+    (void)lua_setiuservalue(L, box, 2);   // (pops; fails on a collection object's single user value)
     if (lua_getiuservalue(L, box, 1) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_pushnil(L);

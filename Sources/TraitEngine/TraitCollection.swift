@@ -41,12 +41,13 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
 
     /// The value of `definition`, or its default when unset.
     public subscript(definition: TraitDefinition) -> TraitValue {
-        if let t = TraitCollection.tracker, t.collection === self || t.viewCollection === self { t.record(definition) }
+        TraitCollection.recordRead(of: definition, in: self)
         return rawValue(definition)
     }
 
     /// Records a read of `definition` in `collection` as its subscript does
     /// (for hosts that serve values they cached, such as the Lua binding).
+    @inline(__always)
     public static func recordRead(of definition: TraitDefinition, in collection: TraitCollection) {
         if let t = tracker, t.collection === collection || t.viewCollection === collection { t.record(definition) }
     }

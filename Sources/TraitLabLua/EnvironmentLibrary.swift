@@ -632,9 +632,9 @@ extension LuaHost {
         let id = nextHandlerID
         nextHandlerID += 1
         // Unretained: the host owns the world that calls this (its `close`
-        // tears the world down). The host has a side table (the world's
-        // delegate is weak), so each retain of it takes the slow path: an
-        // unowned(unsafe) capture still retained it for the call.
+        // tears the world down), and an unowned(unsafe) capture still
+        // retained it for each call (a slow retain once anything refers to
+        // the host weakly, as a traced world or a dynamic color does).
         let host = Unmanaged.passUnretained(self)
         let r = try env.addTraitChangeRegistration(for: defs) { env, previous in
             try host._withUnsafeGuaranteedRef { try $0.deliver(env: env, id: id, previous: previous) }
@@ -706,9 +706,9 @@ extension LuaHost {
     private func deliver(env: TraitEnvironment, id: Int, previous: TraitCollection) throws -> Bool {
         // A function handler is found and called from C (tl_env_call); the
         // previous collection's object is the recent slot (siblings share it).
-        if Unmanaged.passUnretained(previous).toOpaque() != recentCollection { push(previous); L.pop() }
+        let previousRef = recentSlot(holding: previous)
         switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), refs.keyHandlers,
-                           lua_Integer(id), refs.recentCollection) {
+                           lua_Integer(id), previousRef) {
         case LUA_OK: return true
         case TL_ENV_CALL_NONE: return false
         case TL_ENV_CALL_SLOW: break

@@ -479,6 +479,13 @@ public final class LuaHost {
         pushObject(tc, key: key, tracking: true)
     }
 
+    /// The registry slot of the last pushed collection object, made to hold
+    /// `tc`'s (a C path then pushes it from there).
+    func recentSlot(holding tc: TraitCollection) -> Int32 {
+        if Unmanaged.passUnretained(tc).toOpaque() != recentCollection { push(tc); L.pop() }
+        return refs.recentCollection
+    }
+
     private func pushObject(_ tc: TraitCollection, key: UnsafeMutableRawPointer, tracking: Bool) {
         L.registryGet(tracking ? refs.trackingCache : refs.collectionCache)
         // A box whose __gc a script called (debug.getmetatable) is dead: replace it.
@@ -575,8 +582,7 @@ extension LuaHost: TraitWorldDelegate {
     private func callCallback(_ env: TraitEnvironment, _ bit: UInt16, previous: TraitCollection?) throws -> Bool {
         var previousRef = LUA_NOREF
         if let previous {
-            if Unmanaged.passUnretained(previous).toOpaque() != recentCollection { push(previous); L.pop() }
-            previousRef = refs.recentCollection
+            previousRef = recentSlot(holding: previous)
         }
         switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(),
                            refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {

@@ -51,12 +51,9 @@ extension LuaHost {
     }
 
     func push(_ v: TraitValue) {
+        if L.pushScalar(v) { return }
         switch v {
-        case .none: L.pushNil()
-        case .bool(let b): L.push(b)
-        case .int(let n): L.push(n)
-        case .number(let d): L.push(d)
-        case .string(let s): L.push(s)
+        case .none, .bool, .int, .number, .string: break
         case .table(let t):
             // Depth is bounded (64) when values are made, so growing cannot fail in practice.
             _ = lua_checkstack(L, 8)
@@ -516,18 +513,15 @@ extension LuaHost {
     /// Reads are recorded as any read is (automatic trait tracking).
     func pushTraitValue(_ tc: TraitCollection, _ d: TraitDefinition, onto L: LuaStatePointer,
                         cacheable: UnsafeMutablePointer<Int32>?) -> Int32 {
-        let v = tc[d]
-        switch v {
-        case .none: L.pushNil()
-        case .bool(let b): L.push(b)
-        case .int(let n): L.push(n)
-        case .number(let x): L.push(x)
-        case .string(let s): L.push(s)
-        case .table: return 0
-        }
-        let tracked = world.trackingEnvironment.map { $0.traitCollection === tc } ?? false
-        cacheable?.pointee = tracked ? 0 : 1
+        guard L.pushScalar(tc[d]) else { return 0 }
+        cacheable?.pointee = readIsTracked(in: tc) ? 0 : 1
         return 1
+    }
+
+    /// Whether a read of `tc` now is a tracked callback's read of its own
+    /// collection, which no object may answer from a cache.
+    private func readIsTracked(in tc: TraitCollection) -> Bool {
+        world.trackingEnvironment.map { $0.traitCollection === tc } ?? false
     }
 
     private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
@@ -535,33 +529,10 @@ extension LuaHost {
         let d = try definition(forKey: 2)
         let v = tc[d]
         push(v)
-        if !cache { return 1 }
         // Immutable values are cached, so the next read of them never leaves
-        // the VM. Not on the first read of a collection (most are read once,
-        // after an update): the user value only notes it; the second read
-        // promotes the object (CLuaShim.h). Tables are copied on every read.
+        // the VM (tl_collection_keep). Tables are copied on every read.
         if case .table = v { return 1 }
-        if let tracked = world.trackingEnvironment, tracked.traitCollection === tc { return 1 }
-        switch lua_getiuservalue(L, 1, 1) {
-        case LUA_TTABLE:
-            break
-        case LUA_TBOOLEAN:
-            L.pop()
-            L.registryGet(refs.collectionMeta)
-            L.registryGet(refs.collectionCacheMeta)
-            tl_collection_promote(L, 1, -2, -1)
-            L.pop(2)
-            _ = lua_getiuservalue(L, 1, 1)
-        default:
-            L.pop()
-            L.push(false)
-            _ = lua_setiuservalue(L, 1, 1)
-            return 1
-        }
-        L.pushValue(2)
-        L.pushValue(-3)
-        lua_rawset(L, -3)
-        L.pop()
+        if cache && !readIsTracked(in: tc) { tl_collection_keep(L, 1, 2, L.top) }
         return 1
     }
 
@@ -614,4 +585,19 @@ func editDistance(_ a: String, _ b: String) -> Int {
         swap(&prev, &cur)
     }
     return prev[b.count]
+}
+
+extension LuaStatePointer {
+    /// Pushes a value that is no table (true), or pushes nothing (false).
+    func pushScalar(_ v: TraitValue) -> Bool {
+        switch v {
+        case .none: pushNil()
+        case .bool(let b): push(b)
+        case .int(let n): push(n)
+        case .number(let d): push(d)
+        case .string(let s): push(s)
+        case .table: return false
+        }
+        return true
+    }
 }

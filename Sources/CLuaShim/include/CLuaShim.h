@@ -249,6 +249,11 @@ void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int t
 // shared metatable, `cache_meta_index` the caches' shared metatable. Leaves
 // nothing on the stack.
 void tl_collection_promote(lua_State *L, int box, int template_index, int cache_meta_index);
+// Keeps the value at `value`, read from the collection object at `box` under
+// `key`: the first read only notes itself in the user value, the second
+// promotes the object (above), later ones add to its cache. Leaves the
+// stack as it was.
+void tl_collection_keep(lua_State *L, int box, int key, int value);
 // Forgets the values a collection object cached (definitions changed).
 void tl_collection_clear_cache(lua_State *L, int box);
 void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
