@@ -134,10 +134,16 @@ open class View: TraitEnvironment {
         set { superviewStorage = newValue.map { Unmanaged.passUnretained($0) } }
     }
     public final var subviews: [View] { @inline(__always) get { subviewStorage } }
-    /// The view controller whose `view` this is.
+    /// The view controller whose `view` this is (kept in the extras: few views have one).
     public internal(set) final var owningViewController: ViewController? {
-        @inline(__always) get { owningViewControllerStorage?.takeUnretainedValue() }
-        set { owningViewControllerStorage = newValue.map { Unmanaged.passUnretained($0) } }
+        @inline(__always) get {
+            hasOwningViewController ? extras.unsafelyUnwrapped.owningViewController?.takeUnretainedValue() : nil
+        }
+        set {
+            if newValue == nil && !hasOwningViewController { return }
+            makeExtras().owningViewController = newValue.map { Unmanaged.passUnretained($0) }
+            setFlag(.hasOwningViewController, newValue != nil)
+        }
     }
 
     /// Whether `parent` is this view's superview.
@@ -148,9 +154,16 @@ open class View: TraitEnvironment {
     @inline(__always) final func isSubview(ofOpaque parent: UnsafeMutableRawPointer) -> Bool {
         superviewStorage?.toOpaque() == parent
     }
-    @inline(__always) final var hasOwningViewController: Bool { owningViewControllerStorage != nil }
-    /// The background color; dynamic colors resolve against the view's traits.
-    public var backgroundColor: ColorValue? { didSet { setNeedsDisplay() } }
+    @inline(__always) final var hasOwningViewController: Bool { flags.contains(.hasOwningViewController) }
+    /// The background color; dynamic colors resolve against the view's traits
+    /// (kept in the extras' details: most views have none).
+    public var backgroundColor: ColorValue? {
+        get { extras?.details?.backgroundColor }
+        set {
+            if newValue != nil || extras?.details != nil { makeDetails().backgroundColor = newValue }
+            setNeedsDisplay()
+        }
+    }
 
     public init(world: TraitWorld, className: String = "View") {
         super.init(world: world, className: className, kind: .view)

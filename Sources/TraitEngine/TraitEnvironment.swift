@@ -79,6 +79,57 @@ final class TrackedTraitsBox {
     init(_ traits: TrackedTraits) { self.traits = traits }
 }
 
+/// One bit per fact about an environment that an update tests, kept in one
+/// byte of the object so that the fast path (``TraitWorld``'s
+/// `enterPlainSubview`) decides from the object alone whether a view is plain,
+/// without reading ``EnvironmentExtras``. Each `has…` bit says whether the
+/// matching field of the extras is set; only the accessors of
+/// ``TraitEnvironment`` write them, and they keep them current.
+struct EnvironmentFlags: OptionSet {
+    let rawValue: UInt8
+    /// An instance of a class written outside the engine (see ``TraitEnvironment/isSubclassed``).
+    static let isSubclassed = EnvironmentFlags(rawValue: 1 << 0)
+    static let isExposed = EnvironmentFlags(rawValue: 1 << 1)
+    static let hasUpdatedTraits = EnvironmentFlags(rawValue: 1 << 2)
+    static let hasOverrides = EnvironmentFlags(rawValue: 1 << 3)
+    static let hasRegistrations = EnvironmentFlags(rawValue: 1 << 4)
+    static let hasTrackedTraits = EnvironmentFlags(rawValue: 1 << 5)
+    static let hasHostedContent = EnvironmentFlags(rawValue: 1 << 6)
+    static let hasOwningViewController = EnvironmentFlags(rawValue: 1 << 7)
+    /// What makes a trait change of the environment leave the fast path.
+    static let notPlain: EnvironmentFlags = [.isSubclassed, .hasOverrides, .hasRegistrations, .hasTrackedTraits,
+                                             .hasHostedContent, .hasOwningViewController]
+}
+
+/// The fields of an environment that most environments leave empty, held
+/// apart so that the object every environment pays for stays small (issue 14:
+/// a view is 88 bytes, a 96-byte heap chunk, where these fields made it 176).
+/// Made on first use; an update reaches it only through a bit of
+/// ``EnvironmentFlags`` that says the field it wants is set. What an update
+/// may read is here; what it never reads (names, colors, hosted content)
+/// is one step further, in ``EnvironmentDetails``, so that a view with an
+/// override or a registration pays 64 bytes here rather than 112.
+final class EnvironmentExtras {
+    @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
+    @exclusivity(unchecked) var registrations: [TraitChangeRegistration] = []
+    /// Nil while tracked callbacks have read nothing.
+    @exclusivity(unchecked) var tracked: TrackedTraitsBox?
+    /// A view's ``View/owningViewController`` (unretained: the controller holds the view).
+    @exclusivity(unchecked) var owningViewController: Unmanaged<ViewController>?
+    @exclusivity(unchecked) var details: EnvironmentDetails?
+}
+
+/// The rarest fields of an environment (see ``EnvironmentExtras``).
+final class EnvironmentDetails {
+    var name: String?
+    /// Set only when it differs from ``TraitEnvironment/defaultClassName``.
+    var className: String?
+    /// A view's ``View/backgroundColor``.
+    var backgroundColor: ColorValue?
+    /// SwiftUI content hosted here, updated right after this environment's traits.
+    var hostedContent: HostedContent?
+}
+
 /// A node of the trait hierarchy (UIKit's `UITraitEnvironment`): screens, window
 /// scenes, windows, presentation controllers, view controllers and views.
 ///
@@ -86,12 +137,16 @@ final class TrackedTraitsBox {
 /// overrides applied. Changes are deferred: they take effect at the next
 /// ``TraitWorld/update()``, and `traitCollection` returns the previous value until then.
 ///
-/// The stored properties the update cycle touches for every environment come
-/// first, so that with the object's header they fill one cache line, and are
-/// marked `@exclusivity(unchecked)`: the engine runs on one thread and never
-/// holds an access to them across a call, and the run-time checks Swift would
-/// otherwise make on each access were half the cost of propagating a change
-/// (docs/performance.md).
+/// The object holds only what an update reads of every environment, 72 bytes
+/// after the header (88 in all, a 96-byte heap chunk: a test checks it), and
+/// its stored properties are marked `@exclusivity(unchecked)`: the engine
+/// runs on one thread and never holds an access to them across a call, and
+/// the run-time checks Swift would otherwise make on each access were half
+/// the cost of propagating a change (docs/performance.md). What most
+/// environments leave empty (overrides, registrations, tracked reads, names,
+/// colors, hosted content, a view's controller) is in ``EnvironmentExtras``,
+/// made on first use, and one byte of ``EnvironmentFlags`` says which of it
+/// is set.
 open class TraitEnvironment: CustomStringConvertible {
     /// What an environment is, stored so the update cycle needs no dynamic casts.
     enum Kind: UInt8 {
@@ -99,46 +154,32 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 
     let kind: Kind
-    /// Whether this is an instance of a subclass written outside the engine
-    /// (a Swift `View` subclass, say), which may override
-    /// ``traitCollectionDidChange(_:)``. The engine's own classes do not: for
-    /// them an update calls the host only when ``hostTraitCollectionDidChange``
-    /// is set, without the dynamic call (set once, at the end of `init`).
-    @exclusivity(unchecked) private(set) var isSubclassed = true
+    @exclusivity(unchecked) var flags: EnvironmentFlags = []
     @exclusivity(unchecked) var pending: PendingWork = []
-    /// Set by a host (the Lua binding) that attaches an object to this environment.
-    @exclusivity(unchecked) public var isExposed = false
-    /// Whether an update has computed its collection (before: the prediction).
-    @exclusivity(unchecked) var hasUpdatedTraits = false
     /// What the host wants to hear about this environment (it keeps the bits
     /// current): a ``LifecycleEvent/hostBit`` per lifecycle callback the
     /// host's object defines, ``hostTraitCollectionDidChange``, and
     /// ``hostCachesCollection`` while the host holds a view of the current
     /// collection it must drop when the collection changes. The engine calls
     /// the delegate only for the bits set, so an update costs nothing for what
-    /// a script did not ask for (it fills padding next to `isExposed`).
+    /// a script did not ask for.
     @exclusivity(unchecked) public var hostCallbacks: UInt16 = 0
     public static let hostTraitCollectionDidChange: UInt16 = 1 << 11
     public static let hostCachesCollection: UInt16 = 1 << 12
+    /// The host's own number for this environment (the Lua binding's slot for
+    /// its object); the engine never reads it. It fills padding: the object
+    /// is no larger for it.
+    @exclusivity(unchecked) public var hostSlot: UInt32 = 0
     /// The collection as of the last update that reached this environment.
     @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection
-    @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
-    @exclusivity(unchecked) var registrations: [TraitChangeRegistration] = []
-    /// Nil while tracked callbacks have read nothing (most environments).
-    @exclusivity(unchecked) private var trackedBox: TrackedTraitsBox?
-    /// SwiftUI content hosted here, updated right after this environment's traits.
-    @exclusivity(unchecked) var hostedContent: HostedContent?
-    // A view's links (``View/superview``, ``View/subviews``,
-    // ``View/owningViewController``), stored here next to what an update
-    // reads of every environment, so that an update reads a view from two
-    // cache lines rather than three (a large tree's update is bound by
-    // memory). Only `View` uses them. The superview and the controller are
-    // held unretained (they hold the view) as `Unmanaged`, which an update
-    // tests without the retain and release each read of an
-    // `unowned(unsafe)` reference costs.
+    // A view's links (``View/superview``, ``View/subviews``), stored here next
+    // to what an update reads of every environment. Only `View` uses them.
+    // The superview is held unretained (it holds the view) as `Unmanaged`,
+    // which an update tests without the retain and release each read of an
+    // `unowned(unsafe)` reference costs. (A view's controller, which few
+    // views have, is in the extras.)
     @exclusivity(unchecked) var superviewStorage: Unmanaged<View>?
     @exclusivity(unchecked) var subviewStorage: [View] = []
-    @exclusivity(unchecked) var owningViewControllerStorage: Unmanaged<ViewController>?
     /// The collection before the update numbered ``changedInUpdate`` first changed
     /// it (kept for dumps and pictures: "changed in the last update"); nil when
     /// that update gave the environment its first collection. Not retained: the
@@ -152,35 +193,151 @@ open class TraitEnvironment: CustomStringConvertible {
         @inline(__always) set { previousCollectionRef = newValue.map { Unmanaged.passUnretained($0) } }
     }
     @exclusivity(unchecked) var previousCollectionRef: Unmanaged<TraitCollection>?
+    /// A full `Int`, like ``TraitWorld/updateNumber``: a narrower counter would
+    /// wrap, and an environment last changed 2^32 updates ago would then pass
+    /// for changed in the current one, its unretained ``previousCollection``
+    /// long freed.
     @exclusivity(unchecked) var changedInUpdate = 0
 
     public let world: TraitWorld
+    /// Nil for most environments (see ``EnvironmentExtras``).
+    @exclusivity(unchecked) final var extras: EnvironmentExtras?
+
+    /// The extras, made now if there are none yet.
+    @inline(__always) final func makeExtras() -> EnvironmentExtras {
+        if let x = extras { return x }
+        return makeNewExtras()
+    }
+
+    @inline(never) private final func makeNewExtras() -> EnvironmentExtras {
+        let x = EnvironmentExtras()
+        extras = x
+        return x
+    }
+
+    /// The details, made now if there are none yet.
+    final func makeDetails() -> EnvironmentDetails {
+        let x = makeExtras()
+        if let d = x.details { return d }
+        let d = EnvironmentDetails()
+        x.details = d
+        return d
+    }
+
+    @inline(__always) final func setFlag(_ flag: EnvironmentFlags, _ on: Bool) {
+        if on { flags.insert(flag) } else { flags.remove(flag) }
+    }
+
+    /// Whether this is an instance of a subclass written outside the engine
+    /// (a Swift `View` subclass, say), which may override
+    /// ``traitCollectionDidChange(_:)``. The engine's own classes do not: for
+    /// them an update calls the host only when ``hostTraitCollectionDidChange``
+    /// is set, without the dynamic call (set once, at the end of `init`).
+    @inline(__always) final var isSubclassed: Bool { flags.contains(.isSubclassed) }
+    /// Set by a host (the Lua binding) that attaches an object to this environment.
+    public final var isExposed: Bool {
+        @inline(__always) get { flags.contains(.isExposed) }
+        set { setFlag(.isExposed, newValue) }
+    }
+    /// Whether an update has computed its collection (before: the prediction).
+    final var hasUpdatedTraits: Bool {
+        @inline(__always) get { flags.contains(.hasUpdatedTraits) }
+        @inline(__always) set { setFlag(.hasUpdatedTraits, newValue) }
+    }
+    @inline(__always) final var hasOverrides: Bool { flags.contains(.hasOverrides) }
+    @inline(__always) final var hasRegistrations: Bool { flags.contains(.hasRegistrations) }
+    @inline(__always) final var hasTrackedTraits: Bool { flags.contains(.hasTrackedTraits) }
+
+    /// The overrides, sorted by definition id (empty for most environments).
+    final var overrideEntries: [TraitCollection.Entry] {
+        get { hasOverrides ? extras.unsafelyUnwrapped.overrideEntries : [] }
+        set {
+            if newValue.isEmpty && !hasOverrides { return }
+            makeExtras().overrideEntries = newValue
+            setFlag(.hasOverrides, !newValue.isEmpty)
+        }
+    }
+
+    /// The active registrations, in the order they were made.
+    final var registrations: [TraitChangeRegistration] {
+        hasRegistrations ? extras.unsafelyUnwrapped.registrations : []
+    }
+
+    /// SwiftUI content hosted here, updated right after this environment's traits.
+    final var hostedContent: HostedContent? {
+        get { flags.contains(.hasHostedContent) ? extras?.details?.hostedContent : nil }
+        set {
+            if newValue == nil && !flags.contains(.hasHostedContent) { return }
+            makeDetails().hostedContent = newValue
+            setFlag(.hasHostedContent, newValue != nil)
+        }
+    }
+
     /// A user-visible name for dumps and messages.
-    public var name: String?
+    public final var name: String? {
+        get { extras?.details?.name }
+        set {
+            if newValue == nil && extras?.details == nil { return }
+            makeDetails().name = newValue
+        }
+    }
+
     /// The class name shown in descriptions (a Lua subclass sets its own).
-    public var className: String
+    /// Stored only when it differs from ``defaultClassName``.
+    public final var className: String {
+        get { extras?.details?.className ?? defaultClassName }
+        set {
+            if newValue == defaultClassName {
+                extras?.details?.className = nil
+            } else {
+                makeDetails().className = newValue
+            }
+        }
+    }
+
+    /// The class name of an environment whose host set none: its engine
+    /// class's. A subclass may override it.
+    open var defaultClassName: String {
+        switch kind {
+        case .screen: return "Screen"
+        case .windowScene: return "WindowScene"
+        case .window: return "Window"
+        case .view: return "View"
+        case .viewController: return "ViewController"
+        case .presentationController: return "PresentationController"
+        }
+    }
 
     /// What tracked callbacks read, per kind of work.
     var tracked: TrackedTraits {
-        get { trackedBox?.traits ?? TrackedTraits() }
+        get { hasTrackedTraits ? extras.unsafelyUnwrapped.tracked.unsafelyUnwrapped.traits : TrackedTraits() }
         set {
-            if newValue.isEmpty { trackedBox = nil }
-            else if let box = trackedBox { box.traits = newValue }
-            else { trackedBox = TrackedTraitsBox(newValue) }
+            if newValue.isEmpty {
+                if hasTrackedTraits { extras.unsafelyUnwrapped.tracked = nil }
+                flags.remove(.hasTrackedTraits)
+            } else if hasTrackedTraits {
+                extras.unsafelyUnwrapped.tracked.unsafelyUnwrapped.traits = newValue
+            } else {
+                makeExtras().tracked = TrackedTraitsBox(newValue)
+                flags.insert(.hasTrackedTraits)
+            }
         }
     }
-    @inline(__always) final var hasTrackedTraits: Bool { trackedBox != nil }
+    /// The box of ``tracked``, nil while it is empty.
+    @inline(__always) final var trackedBox: TrackedTraitsBox? {
+        hasTrackedTraits ? extras.unsafelyUnwrapped.tracked : nil
+    }
 
     init(world: TraitWorld, className: String, kind: Kind) {
         self.world = world
         self.kind = kind
-        self.className = className
         // Trait prediction (UIKit since iOS 13): a new environment starts with
         // the main screen's traits, so `viewDidLoad` sees real values and
         // joining a hierarchy that matches calls no change callback.
         self.traitCollection = world.predictedTraits
         world.stats.environments += 1
-        isSubclassed = !TraitEnvironment.isEngineClass(type(of: self))
+        if !TraitEnvironment.isEngineClass(type(of: self)) { flags.insert(.isSubclassed) }
+        if className != defaultClassName { self.className = className }
     }
 
     /// The engine's own classes, none of which overrides ``traitCollectionDidChange(_:)``.
@@ -278,12 +435,14 @@ open class TraitEnvironment: CustomStringConvertible {
         let v = try definition.validate(value)
         world.stats.overridesSet += 1
         let entry = TraitCollection.Entry(definition: definition, value: v)
-        if let i = overrideEntries.firstIndex(where: { $0.definition === definition }) {
-            if overrideEntries[i].value == v { return }
-            overrideEntries[i] = entry
+        let x = makeExtras()
+        if let i = x.overrideEntries.firstIndex(where: { $0.definition === definition }) {
+            if x.overrideEntries[i].value == v { return }
+            x.overrideEntries[i] = entry
         } else {
-            let i = overrideEntries.firstIndex { $0.definition.id > definition.id } ?? overrideEntries.endIndex
-            overrideEntries.insert(entry, at: i)
+            let i = x.overrideEntries.firstIndex { $0.definition.id > definition.id } ?? x.overrideEntries.endIndex
+            x.overrideEntries.insert(entry, at: i)
+            flags.insert(.hasOverrides)
         }
         world.trace(.overrideChanged(self, definition, v))
         setNeedsTraitUpdate()
@@ -291,8 +450,10 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// Removes an override; removing one that is not there does nothing.
     public func removeTraitOverride(_ definition: TraitDefinition) {
-        guard let i = overrideEntries.firstIndex(where: { $0.definition === definition }) else { return }
-        overrideEntries.remove(at: i)
+        guard hasOverrides, let x = extras,
+              let i = x.overrideEntries.firstIndex(where: { $0.definition === definition }) else { return }
+        x.overrideEntries.remove(at: i)
+        if x.overrideEntries.isEmpty { flags.remove(.hasOverrides) }
         world.trace(.overrideChanged(self, definition, nil))
         setNeedsTraitUpdate()
     }
@@ -368,18 +529,21 @@ open class TraitEnvironment: CustomStringConvertible {
                                            delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) throws -> TraitChangeRegistration {
         guard !traits.isEmpty else { throw TraitError("Must pass one or more traits to register for") }
         let r = TraitChangeRegistration(traits: traits, delivery: delivery)
-        registrations.append(r)
+        makeExtras().registrations.append(r)
+        flags.insert(.hasRegistrations)
         return r
     }
 
     /// Ends a registration; unregistering twice, or a token of another environment, does nothing.
     public func unregisterForTraitChanges(_ registration: TraitChangeRegistration) {
-        guard let i = registrations.firstIndex(where: { $0 === registration }) else { return }
-        registrations[i].isActive = false
-        registrations.remove(at: i)
+        guard hasRegistrations, let x = extras,
+              let i = x.registrations.firstIndex(where: { $0 === registration }) else { return }
+        x.registrations[i].isActive = false
+        x.registrations.remove(at: i)
+        if x.registrations.isEmpty { flags.remove(.hasRegistrations) }
     }
 
-    public var activeRegistrationCount: Int { registrations.count }
+    public var activeRegistrationCount: Int { hasRegistrations ? extras.unsafelyUnwrapped.registrations.count : 0 }
 
     /// Built-in zero-argument actions that target-action registrations can name.
     public enum BuiltinAction: String, CaseIterable, Sendable {

@@ -334,7 +334,7 @@ public final class TraitWorld {
                     forceChildren(of: e)
                 }
                 change = try updateOwnTraits(e, parent: parent, parentChange: parentChange)
-                try e.hostedContent?.hostTraitsDidUpdate()
+                if e.flags.contains(.hasHostedContent) { try e.hostedContent?.hostTraitsDidUpdate() }
             }
             if mode.render {
                 if e.isView, let vc = unsafeDowncast(e, to: View.self).owningViewController,
@@ -520,9 +520,8 @@ public final class TraitWorld {
     /// pending but its traits, and nothing that the general path would call
     /// or check when its collection changes.
     @inline(__always) private static func isPlain(_ s: View) -> Bool {
-        s.pending == .traits && s.kind == .view && !s.hasOwningViewController
-            && s.hostCallbacks & TraitWorld.hostTraitBits == 0 && !s.isSubclassed
-            && s.overrideEntries.isEmpty && s.registrations.isEmpty && !s.hasTrackedTraits && s.hostedContent == nil
+        s.pending == .traits && s.kind == .view && s.flags.isDisjoint(with: .notPlain)
+            && s.hostCallbacks & TraitWorld.hostTraitBits == 0
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -556,7 +555,7 @@ public final class TraitWorld {
     }
 
     private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) -> TraitCollection {
-        e.overrideEntries.isEmpty ? parent.traitCollection : parent.traitCollection.applying(e.overrideEntries)
+        e.hasOverrides ? parent.traitCollection.applying(e.overrideEntries) : parent.traitCollection
     }
 
     /// Recomputes one environment's collection and, when it changed, marks its
@@ -571,7 +570,7 @@ public final class TraitWorld {
                          parentChange: Diff? = nil) throws -> Diff? {
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
-        if let pc = parentChange, let parent, e.overrideEntries.isEmpty, e.kind != .screen,
+        if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen,
            TraitWorld.same(e.traitCollection, pc.old), TraitWorld.same(parent.traitCollection, pc.new) {
             try apply(pc, to: e, first: first)
             return pc
@@ -618,14 +617,14 @@ public final class TraitWorld {
             if e.hasTrackedTraits { invalidateTracked(e, unsafeDowncast(e, to: View.self), diff.ids) }
             // A controller's tracked callbacks also read its view's collection;
             // without overrides the view's change was the controller's (handled).
-            if !e.overrideEntries.isEmpty, let vc = unsafeDowncast(e, to: View.self).owningViewController,
+            if e.hasOverrides, let vc = unsafeDowncast(e, to: View.self).owningViewController,
                vc.hasTrackedTraits, vc.viewIfLoaded === e {
                 invalidateTracked(vc, unsafeDowncast(e, to: View.self), diff.ids)
             }
         } else if e.hasTrackedTraits, let vc = e.asViewController, let v = vc.viewIfLoaded {
             invalidateTracked(vc, v, diff.ids)
         }
-        if !e.registrations.isEmpty { try deliver(e, old, diff) }
+        if e.hasRegistrations { try deliver(e, old, diff) }
         // The engine's classes only forward to the host (see `isSubclassed`).
         if e.isSubclassed {
             try e.traitCollectionDidChange(old)
@@ -710,7 +709,7 @@ public final class TraitWorld {
             }
         }
         try updateOwnTraits(node)
-        try node.hostedContent?.hostTraitsDidUpdate()
+        if node.flags.contains(.hasHostedContent) { try node.hostedContent?.hostTraitsDidUpdate() }
         hasPendingWork = true
     }
 

@@ -182,6 +182,8 @@ open class HostingController: ViewController {
         hosting.controller = self
     }
 
+    override open var defaultClassName: String { "HostingController" }
+
     public convenience init(world: TraitWorld, rootView: SwiftUIView) throws {
         self.init(world: world)
         try setRootView(rootView)

@@ -1,0 +1,161 @@
+@testable import TraitEngine
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The engine object's size (issue 14: peak resident bytes per view at 1M
+/// views). A `View` holds only what an update reads of every environment; the
+/// rest is in `EnvironmentExtras`, made on first use, and `EnvironmentFlags`
+/// says in one byte of the object which of it is set (the update's fast path
+/// tests that byte alone). These tests fail when a stored property added to
+/// `TraitEnvironment` or `View` grows a view past one 96-byte heap chunk, or
+/// when a flag falls out of step with the extras it stands for.
+final class ObjectLayoutTests: XCTestCase {
+    /// The limit: 88 bytes of object are one 96-byte glibc chunk (88 usable
+    /// bytes: size plus the 8-byte chunk header, rounded up to 16).
+    static let viewBytes = 88
+
+    #if os(Linux)
+    /// The instance size Swift's class metadata records (`InstanceSize`, a
+    /// 32-bit field after the kind, the superclass pointer, the flags and the
+    /// instance address point: `TargetClassMetadata` in the Swift runtime's
+    /// include/swift/ABI/Metadata.h, without Objective-C interop as on Linux).
+    private func instanceSize(_ type: AnyClass) -> Int {
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        return Int(metadata.load(fromByteOffset: 24, as: UInt32.self))
+    }
+
+    func testMetadataInstanceSizes() {
+        // The reading of the metadata is checked on a class of known layout:
+        // a header (16 bytes) and two words.
+        final class TwoWords { var a = 0, b = 0 }
+        XCTAssertEqual(instanceSize(TwoWords.self), 32)
+        XCTAssertLessThanOrEqual(instanceSize(View.self), ObjectLayoutTests.viewBytes)
+        XCTAssertEqual(instanceSize(View.self), instanceSize(TraitEnvironment.self),
+                       "View adds no stored property: its color and controller are in the extras")
+        // A view with an override or a registration pays one 64-byte chunk more.
+        XCTAssertLessThanOrEqual(instanceSize(EnvironmentExtras.self), 56)
+    }
+    #endif
+
+    #if canImport(Glibc)
+    /// What the allocator gave a new view (under AddressSanitizer: the size asked for).
+    func testHeapChunkOfAView() throws {
+        let world = TraitWorld()
+        let v = View(world: world)
+        let p = Unmanaged.passUnretained(v).toOpaque()
+        // glibc's malloc_usable_size (malloc.h, which the Glibc module leaves
+        // out), looked up as the process resolves it (AddressSanitizer's when present).
+        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+        let symbol = try XCTUnwrap(dlsym(nil, "malloc_usable_size"))
+        let usableSize = unsafeBitCast(symbol, to: UsableSize.self)
+        XCTAssertGreaterThanOrEqual(usableSize(p), 24)
+        XCTAssertLessThanOrEqual(usableSize(p), ObjectLayoutTests.viewBytes)
+        XCTAssertNil(v.extras)
+    }
+    #endif
+
+    /// Building and updating a tree of plain views makes no extras, and the
+    /// default class names are not stored.
+    func testPlainViewsHaveNoExtras() throws {
+        let stage = try Stage()
+        var views: [View] = []
+        for i in 0..<20 {
+            let v = View(world: stage.world)
+            try (i == 0 ? stage.rootView : views[i / 2]).addSubview(v)
+            views.append(v)
+        }
+        try stage.world.update()
+        try stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string("dark") }
+        try stage.world.update()
+        for v in views {
+            XCTAssertNil(v.extras)
+            XCTAssertEqual(v.className, "View")
+            XCTAssertEqual(v.traitCollection[Sys.userInterfaceStyle], .string("dark"))
+        }
+        XCTAssertEqual(stage.scene.className, "WindowScene")
+        XCTAssertNil(stage.scene.extras)
+        XCTAssertEqual(stage.window.className, "Window")
+        XCTAssertEqual(HostingController(world: stage.world).className, "HostingController")
+        XCTAssertNil(HostingController(world: stage.world).extras?.details)
+    }
+
+    /// Each flag follows the field it stands for, both ways.
+    func testFlagsFollowTheExtras() throws {
+        let stage = try Stage()
+        let v = try stage.addView("v", to: stage.rootView)
+        let theme = try makeTrait("LayoutTheme", .enumeration(themeEnum), default: .string("standard"))
+        try stage.world.registry.register(theme)
+
+        try v.setTraitOverride(theme, .string("bold"))
+        XCTAssertTrue(v.flags.contains(.hasOverrides))
+        try v.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+        v.removeTraitOverride(theme)
+        XCTAssertTrue(v.flags.contains(.hasOverrides))
+        v.removeTraitOverride(Sys.userInterfaceStyle)
+        XCTAssertFalse(v.flags.contains(.hasOverrides))
+        XCTAssertTrue(v.traitOverrideEntries.isEmpty)
+
+        let r1 = try v.registerForTraitChanges([theme]) { _, _ in }
+        let r2 = try v.registerForTraitChanges([theme]) { _, _ in }
+        XCTAssertTrue(v.flags.contains(.hasRegistrations))
+        v.unregisterForTraitChanges(r1)
+        XCTAssertTrue(v.flags.contains(.hasRegistrations))
+        XCTAssertEqual(v.activeRegistrationCount, 1)
+        v.unregisterForTraitChanges(r2)
+        XCTAssertFalse(v.flags.contains(.hasRegistrations))
+        XCTAssertEqual(v.activeRegistrationCount, 0)
+
+        v.tracked.layout = [theme]
+        XCTAssertTrue(v.flags.contains(.hasTrackedTraits))
+        v.tracked.layout = []
+        XCTAssertFalse(v.flags.contains(.hasTrackedTraits))
+        XCTAssertNil(v.extras?.tracked)
+
+        XCTAssertTrue(stage.rootView.flags.contains(.hasOwningViewController))
+        XCTAssertTrue(stage.rootView.owningViewController === stage.root)
+        XCTAssertFalse(v.flags.contains(.hasOwningViewController))
+        XCTAssertNil(v.owningViewController)
+
+        // Names, class names and colors are details: an update never reads them.
+        XCTAssertNil(v.extras?.details?.className)
+        v.className = "CardView"
+        XCTAssertEqual(v.className, "CardView")
+        XCTAssertEqual(v.description, "CardView \"v\"")
+        v.className = "View"
+        XCTAssertNil(v.extras?.details?.className)
+        v.backgroundColor = .fixed(try Color(hex: "#FF0000"))
+        XCTAssertNotNil(v.backgroundColor)
+        v.backgroundColor = nil
+        XCTAssertNil(v.backgroundColor)
+        XCTAssertTrue(v.flags.isDisjoint(with: .notPlain))
+
+        v.isExposed = true
+        XCTAssertTrue(v.isExposed)
+        v.isExposed = false
+        XCTAssertFalse(v.isExposed)
+    }
+
+    /// The host's slot is the host's: the engine keeps what it is given.
+    func testHostSlot() throws {
+        let stage = try Stage()
+        let v = View(world: stage.world)
+        try stage.rootView.addSubview(v)
+        XCTAssertEqual(v.hostSlot, 0)
+        v.hostSlot = .max
+        try stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string("dark") }
+        try stage.world.update()
+        XCTAssertEqual(v.hostSlot, .max)
+        XCTAssertEqual(v.traitCollection[Sys.userInterfaceStyle], .string("dark"))
+        XCTAssertNil(v.extras)
+    }
+
+    /// A Swift subclass is flagged, and so leaves the fast path.
+    func testSubclassIsFlagged() throws {
+        final class Sub: View {}
+        let world = TraitWorld()
+        XCTAssertTrue(Sub(world: world).flags.contains(.isSubclassed))
+        XCTAssertFalse(View(world: world).flags.contains(.isSubclassed))
+    }
+}
