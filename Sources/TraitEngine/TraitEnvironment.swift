@@ -111,12 +111,29 @@ struct EnvironmentFlags: OptionSet {
 /// override or a registration pays 64 bytes here rather than 112.
 final class EnvironmentExtras {
     @exclusivity(unchecked) var overrideEntries: [TraitCollection.Entry] = []
-    @exclusivity(unchecked) var registrations: [TraitChangeRegistration] = []
+    /// Nil without registrations.
+    @exclusivity(unchecked) var registrationList: RegistrationList?
     /// Nil while tracked callbacks have read nothing.
     @exclusivity(unchecked) var tracked: TrackedTraitsBox?
     /// A view's ``View/owningViewController`` (unretained: the controller holds the view).
     @exclusivity(unchecked) var owningViewController: Unmanaged<ViewController>?
     @exclusivity(unchecked) var details: EnvironmentDetails?
+}
+
+/// An environment's registrations, in the order they were made. Most
+/// environments that have any have one, kept without an array (a 48-byte
+/// chunk per registered view); both cases are one pointer, the enum's tag in
+/// its spare bits (`ObjectLayoutTests`).
+enum RegistrationList {
+    case one(TraitChangeRegistration)
+    case many([TraitChangeRegistration])
+
+    var array: [TraitChangeRegistration] {
+        switch self {
+        case .one(let r): return [r]
+        case .many(let rs): return rs
+        }
+    }
 }
 
 /// The rarest fields of an environment (see ``EnvironmentExtras``).
@@ -260,7 +277,7 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// The active registrations, in the order they were made.
     final var registrations: [TraitChangeRegistration] {
-        hasRegistrations ? extras.unsafelyUnwrapped.registrations : []
+        hasRegistrations ? extras.unsafelyUnwrapped.registrationList?.array ?? [] : []
     }
 
     /// SwiftUI content hosted here, updated right after this environment's traits.
@@ -529,21 +546,45 @@ open class TraitEnvironment: CustomStringConvertible {
                                            delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) throws -> TraitChangeRegistration {
         guard !traits.isEmpty else { throw TraitError("Must pass one or more traits to register for") }
         let r = TraitChangeRegistration(traits: traits, delivery: delivery)
-        makeExtras().registrations.append(r)
+        let x = makeExtras()
+        switch x.registrationList {
+        case nil:
+            x.registrationList = .one(r)
+        case .one(let first):
+            x.registrationList = .many([first, r])
+        case .many(var all):
+            x.registrationList = nil   // `all` is then the array's only reference: appended in place
+            all.append(r)
+            x.registrationList = .many(all)
+        }
         flags.insert(.hasRegistrations)
         return r
     }
 
     /// Ends a registration; unregistering twice, or a token of another environment, does nothing.
     public func unregisterForTraitChanges(_ registration: TraitChangeRegistration) {
-        guard hasRegistrations, let x = extras,
-              let i = x.registrations.firstIndex(where: { $0 === registration }) else { return }
-        x.registrations[i].isActive = false
-        x.registrations.remove(at: i)
-        if x.registrations.isEmpty { flags.remove(.hasRegistrations) }
+        guard hasRegistrations, let x = extras, let list = x.registrationList else { return }
+        switch list {
+        case .one(let r):
+            guard r === registration else { return }
+            x.registrationList = nil
+            flags.remove(.hasRegistrations)
+        case .many(var all):
+            guard let i = all.firstIndex(where: { $0 === registration }) else { return }
+            x.registrationList = nil
+            all.remove(at: i)
+            x.registrationList = all.count == 1 ? .one(all[0]) : .many(all)
+        }
+        registration.isActive = false
     }
 
-    public var activeRegistrationCount: Int { hasRegistrations ? extras.unsafelyUnwrapped.registrations.count : 0 }
+    public var activeRegistrationCount: Int {
+        switch extras?.registrationList {
+        case nil: return 0
+        case .one: return 1
+        case .many(let all): return all.count
+        }
+    }
 
     /// Built-in zero-argument actions that target-action registrations can name.
     public enum BuiltinAction: String, CaseIterable, Sendable {
@@ -677,8 +718,7 @@ enum Graveyard {
 
 /// A registration made with `registerForTraitChanges`; use it to unregister.
 public final class TraitChangeRegistration {
-    /// The registered traits' ids, sorted.
-    let traitIDs: [Int]
+    /// The registered traits, each once, in the order given.
     let traits: [TraitDefinition]
     let delivery: (TraitEnvironment, TraitCollection) throws -> Bool
     @exclusivity(unchecked) public internal(set) var isActive = true
@@ -686,16 +726,25 @@ public final class TraitChangeRegistration {
     init(traits: [TraitDefinition], delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) {
         var seen = Set<Int>()
         self.traits = traits.filter { seen.insert($0.id).inserted }
-        self.traitIDs = self.traits.map(\.id).sorted()
         self.delivery = delivery
     }
 
+    /// Whether one of the registered traits is in `changedIDs` (sorted).
+    /// (The ids are read from the definitions: a sorted copy of them was a
+    /// 48-byte chunk per registration.)
     func matches(_ changedIDs: [Int]) -> Bool {
-        var i = 0, j = 0
-        while i < traitIDs.count && j < changedIDs.count {
-            if traitIDs[i] == changedIDs[j] { return true }
-            if traitIDs[i] < changedIDs[j] { i += 1 } else { j += 1 }
+        changedIDs.withUnsafeBufferPointer { ids in
+            for d in traits {
+                let id = d.id
+                // Binary search: a change may list every system trait.
+                var lo = 0, hi = ids.count
+                while lo < hi {
+                    let mid = (lo &+ hi) >> 1
+                    if ids[mid] < id { lo = mid &+ 1 } else { hi = mid }
+                }
+                if lo < ids.count && ids[lo] == id { return true }
+            }
+            return false
         }
-        return false
     }
 }

@@ -668,12 +668,22 @@ public final class TraitWorld {
         }
     }
 
+    /// Runs `e`'s registrations for `diff`: those made before the first runs
+    /// (this holds them, as an array copy would), each still active when reached.
     private func deliver(_ e: TraitEnvironment, _ old: TraitCollection, _ diff: Diff) throws {
-        for r in e.registrations where r.isActive && r.matches(diff.ids) {
-            stats.handlersCalled += 1
-            trace(.handlerCalled(e, r.traits.filter { diff.ids.contains($0.id) }))
-            if try !r.delivery(e, old) { e.unregisterForTraitChanges(r) }
+        switch e.extras?.registrationList {
+        case nil: break
+        case .one(let r): try deliver(r, e, old, diff)
+        case .many(let all): for r in all { try deliver(r, e, old, diff) }
         }
+    }
+
+    @inline(__always)
+    private func deliver(_ r: TraitChangeRegistration, _ e: TraitEnvironment, _ old: TraitCollection, _ diff: Diff) throws {
+        guard r.isActive && r.matches(diff.ids) else { return }
+        stats.handlersCalled += 1
+        trace(.handlerCalled(e, r.traits.filter { diff.ids.contains($0.id) }))
+        if try !r.delivery(e, old) { e.unregisterForTraitChanges(r) }
     }
 
     /// `updateTraitsIfNeeded`: updates the environments from the root down to

@@ -36,6 +36,9 @@ final class ObjectLayoutTests: XCTestCase {
                        "View adds no stored property: its color and controller are in the extras")
         // A view with an override or a registration pays one 64-byte chunk more.
         XCTAssertLessThanOrEqual(instanceSize(EnvironmentExtras.self), 56)
+        XCTAssertEqual(MemoryLayout<RegistrationList?>.size, 8)
+        // A registration is one 64-byte chunk (and the array of its traits).
+        XCTAssertLessThanOrEqual(instanceSize(TraitChangeRegistration.self), 56)
     }
     #endif
 
@@ -135,6 +138,58 @@ final class ObjectLayoutTests: XCTestCase {
         XCTAssertTrue(v.isExposed)
         v.isExposed = false
         XCTAssertFalse(v.isExposed)
+    }
+
+    /// Registrations kept one at a time or in an array run in the order they
+    /// were made, through every change between the two forms (UIKit calls a
+    /// view's handlers in registration order: `registerForTraitChanges`, WWDC23
+    /// "Unleash the UIKit trait system").
+    func testRegistrationListForms() throws {
+        let stage = try Stage()
+        let v = View(world: stage.world)
+        try stage.rootView.addSubview(v)
+        try stage.world.update()
+        var calls: [String] = []
+        func register(_ tag: String) throws -> TraitChangeRegistration {
+            try v.registerForTraitChanges([Sys.userInterfaceStyle, Sys.displayScale]) { _, _ in calls.append(tag) }
+        }
+        var style = "dark"
+        func change() throws {
+            calls = []
+            try stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string(style) }
+            style = style == "dark" ? "light" : "dark"
+            try stage.world.update()
+        }
+        let a = try register("a")
+        try change()
+        XCTAssertEqual(calls, ["a"])
+        let b = try register("b")
+        let c = try register("c")
+        try change()
+        XCTAssertEqual(calls, ["a", "b", "c"])
+        v.unregisterForTraitChanges(b)
+        try change()
+        XCTAssertEqual(calls, ["a", "c"])
+        v.unregisterForTraitChanges(a)
+        XCTAssertEqual(v.activeRegistrationCount, 1)
+        if case .one(let only)? = v.extras?.registrationList { XCTAssertTrue(only === c) } else { XCTFail("one registration kept alone") }
+        try change()
+        XCTAssertEqual(calls, ["c"])
+        v.unregisterForTraitChanges(a)   // twice: nothing
+        v.unregisterForTraitChanges(c)
+        XCTAssertFalse(a.isActive || b.isActive || c.isActive)
+        try change()
+        XCTAssertEqual(calls, [])
+        XCTAssertTrue(v.flags.isDisjoint(with: .notPlain))
+        // A trait of the registration that did not change calls nothing; one that did, does.
+        let s = try v.registerForTraitChanges([Sys.horizontalSizeClass, Sys.displayScale]) { _, _ in calls.append("s") }
+        try change()
+        XCTAssertEqual(calls, [])
+        calls = []
+        try stage.screen.setTraits { $0[Sys.displayScale] = .number(2) }
+        try stage.world.update()
+        XCTAssertEqual(calls, ["s"])
+        XCTAssertTrue(s.isActive)
     }
 
     /// The host's slot is the host's: the engine keeps what it is given.
