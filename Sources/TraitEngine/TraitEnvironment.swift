@@ -183,6 +183,13 @@ open class TraitEnvironment: CustomStringConvertible {
     @exclusivity(unchecked) public var hostCallbacks: UInt16 = 0
     public static let hostTraitCollectionDidChange: UInt16 = 1 << 11
     public static let hostCachesCollection: UInt16 = 1 << 12
+    /// A class name set by a host, other than ``defaultClassName``: 1 + its
+    /// index in the world's table of such names (``TraitWorld/className(at:)``),
+    /// 0 when there is none or the table is full (the name is then in the
+    /// details). A host names every instance of a class alike (the Lua binding
+    /// names each instance of a Lua subclass after its class), so the name
+    /// costs an instance nothing: this fills padding.
+    @exclusivity(unchecked) var classNameNumber: UInt16 = 0
     /// The host's own number for this environment (the Lua binding's slot for
     /// its object); the engine never reads it. It fills padding: the object
     /// is no larger for it.
@@ -300,13 +307,21 @@ open class TraitEnvironment: CustomStringConvertible {
     }
 
     /// The class name shown in descriptions (a Lua subclass sets its own).
-    /// Stored only when it differs from ``defaultClassName``.
+    /// Stored only when it differs from ``defaultClassName``, as a number
+    /// (``classNameNumber``).
     public final var className: String {
-        get { extras?.details?.className ?? defaultClassName }
+        get {
+            if classNameNumber != 0 { return world.className(at: classNameNumber) }
+            return extras?.details?.className ?? defaultClassName
+        }
         set {
+            extras?.details?.className = nil
             if newValue == defaultClassName {
-                extras?.details?.className = nil
+                classNameNumber = 0
+            } else if let n = world.classNameNumber(for: newValue) {
+                classNameNumber = n
             } else {
+                classNameNumber = 0
                 makeDetails().className = newValue
             }
         }

@@ -127,6 +127,25 @@ public final class TraitWorld {
     }
     private var mainScreenStorage: Screen?
 
+    /// The class names hosts gave environments (``TraitEnvironment/className``),
+    /// each once: an environment keeps its number.
+    private var classNames: [String] = []
+    private var classNameNumbers: [String: UInt16] = [:]
+
+    /// The number of `name` in the table (made now if it is new); nil when the
+    /// table is full (65,535 names: a script making classes without end).
+    func classNameNumber(for name: String) -> UInt16? {
+        if let n = classNameNumbers[name] { return n }
+        guard classNames.count < Int(UInt16.max) else { return nil }
+        classNames.append(name)
+        let n = UInt16(classNames.count)
+        classNameNumbers[name] = n
+        return n
+    }
+
+    /// The class name numbered `n` (from ``classNameNumber(for:)``).
+    func className(at n: UInt16) -> String { classNames[Int(n) - 1] }
+
     /// The collection a new environment starts with: `ui.Screen.main`'s traits.
     var predictedTraits: TraitCollection { mainScreenStorage?.traitCollection ?? TraitWorld.mainScreenTraits }
 

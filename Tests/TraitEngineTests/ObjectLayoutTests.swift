@@ -128,6 +128,8 @@ final class ObjectLayoutTests: XCTestCase {
         XCTAssertEqual(v.description, "CardView \"v\"")
         v.className = "View"
         XCTAssertNil(v.extras?.details?.className)
+        XCTAssertEqual(v.classNameNumber, 0)
+        XCTAssertEqual(v.description, "View \"v\"")
         v.backgroundColor = .fixed(try Color(hex: "#FF0000"))
         XCTAssertNotNil(v.backgroundColor)
         v.backgroundColor = nil
@@ -190,6 +192,38 @@ final class ObjectLayoutTests: XCTestCase {
         try stage.world.update()
         XCTAssertEqual(calls, ["s"])
         XCTAssertTrue(s.isActive)
+    }
+
+    /// A class name other than the default is a number in the object (its
+    /// padding): instances named alike share the world's one copy, and no
+    /// extras are made for it. Past the table's 65,535 names, names are
+    /// kept in the details instead.
+    func testClassNamesAreNumbered() throws {
+        let world = TraitWorld()
+        let a = View(world: world, className: "Card"), b = View(world: world), c = ViewController(world: world, className: "Card")
+        b.className = "Card"
+        XCTAssertNil(a.extras)
+        XCTAssertNil(b.extras)
+        XCTAssertNil(c.extras)
+        XCTAssertEqual([a.className, b.className, c.className], ["Card", "Card", "Card"])
+        XCTAssertNotEqual(a.classNameNumber, 0)
+        XCTAssertEqual(a.classNameNumber, b.classNameNumber)
+        XCTAssertEqual(a.classNameNumber, c.classNameNumber)
+        b.className = "Badge"
+        XCTAssertEqual(b.className, "Badge")
+        XCTAssertEqual(a.className, "Card")
+        for i in 0..<Int(UInt16.max) { _ = world.classNameNumber(for: "Class\(i)") }
+        XCTAssertNil(world.classNameNumber(for: "OneTooMany"))
+        b.className = "OneTooMany"
+        XCTAssertEqual(b.className, "OneTooMany")
+        XCTAssertEqual(b.classNameNumber, 0)
+        XCTAssertEqual(b.extras?.details?.className, "OneTooMany")
+        b.className = "Card"   // a known name: numbered again, the details' copy dropped
+        XCTAssertEqual(b.className, "Card")
+        XCTAssertNil(b.extras?.details?.className)
+        b.className = "View"
+        XCTAssertEqual(b.className, "View")
+        XCTAssertEqual(b.classNameNumber, 0)
     }
 
     /// The host's slot is the host's: the engine keeps what it is given.
