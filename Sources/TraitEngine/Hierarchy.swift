@@ -143,6 +143,7 @@ open class View: TraitEnvironment {
             if newValue == nil && !hasOwningViewController { return }
             makeExtras().owningViewController = newValue.map { Unmanaged.passUnretained($0) }
             setFlag(.hasOwningViewController, newValue != nil)
+            if newValue == nil { releaseEmptyExtras() }
         }
     }
 
@@ -161,6 +162,7 @@ open class View: TraitEnvironment {
         get { extras?.details?.backgroundColor }
         set {
             if newValue != nil || extras?.details != nil { makeDetails().backgroundColor = newValue }
+            if newValue == nil { releaseEmptyExtras() }
             setNeedsDisplay()
         }
     }

@@ -248,6 +248,21 @@ open class TraitEnvironment: CustomStringConvertible {
         return d
     }
 
+    /// Drops the details, and then the extras, once nothing is left in them
+    /// (called where a field is emptied: a view whose override or
+    /// registration went is plain again, and as small). Nothing holds the
+    /// extras across a call out of the engine, so none is dropped in use.
+    final func releaseEmptyExtras() {
+        guard let x = extras else { return }
+        if let d = x.details {
+            guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.hostedContent == nil else { return }
+            x.details = nil
+        }
+        if x.overrideEntries.isEmpty, x.registrationList == nil, x.tracked == nil, x.owningViewController == nil {
+            extras = nil
+        }
+    }
+
     @inline(__always) final func setFlag(_ flag: EnvironmentFlags, _ on: Bool) {
         if on { flags.insert(flag) } else { flags.remove(flag) }
     }
@@ -279,6 +294,7 @@ open class TraitEnvironment: CustomStringConvertible {
             if newValue.isEmpty && !hasOverrides { return }
             makeExtras().overrideEntries = newValue
             setFlag(.hasOverrides, !newValue.isEmpty)
+            if newValue.isEmpty { releaseEmptyExtras() }
         }
     }
 
@@ -294,6 +310,7 @@ open class TraitEnvironment: CustomStringConvertible {
             if newValue == nil && !flags.contains(.hasHostedContent) { return }
             makeDetails().hostedContent = newValue
             setFlag(.hasHostedContent, newValue != nil)
+            if newValue == nil { releaseEmptyExtras() }
         }
     }
 
@@ -303,6 +320,7 @@ open class TraitEnvironment: CustomStringConvertible {
         set {
             if newValue == nil && extras?.details == nil { return }
             makeDetails().name = newValue
+            if newValue == nil { releaseEmptyExtras() }
         }
     }
 
@@ -323,7 +341,9 @@ open class TraitEnvironment: CustomStringConvertible {
             } else {
                 classNameNumber = 0
                 makeDetails().className = newValue
+                return
             }
+            releaseEmptyExtras()
         }
     }
 
@@ -345,8 +365,11 @@ open class TraitEnvironment: CustomStringConvertible {
         get { hasTrackedTraits ? extras.unsafelyUnwrapped.tracked.unsafelyUnwrapped.traits : TrackedTraits() }
         set {
             if newValue.isEmpty {
-                if hasTrackedTraits { extras.unsafelyUnwrapped.tracked = nil }
-                flags.remove(.hasTrackedTraits)
+                if hasTrackedTraits {
+                    extras.unsafelyUnwrapped.tracked = nil
+                    flags.remove(.hasTrackedTraits)
+                    releaseEmptyExtras()
+                }
             } else if hasTrackedTraits {
                 extras.unsafelyUnwrapped.tracked.unsafelyUnwrapped.traits = newValue
             } else {
@@ -485,7 +508,10 @@ open class TraitEnvironment: CustomStringConvertible {
         guard hasOverrides, let x = extras,
               let i = x.overrideEntries.firstIndex(where: { $0.definition === definition }) else { return }
         x.overrideEntries.remove(at: i)
-        if x.overrideEntries.isEmpty { flags.remove(.hasOverrides) }
+        if x.overrideEntries.isEmpty {
+            flags.remove(.hasOverrides)
+            releaseEmptyExtras()
+        }
         world.trace(.overrideChanged(self, definition, nil))
         setNeedsTraitUpdate()
     }
@@ -584,6 +610,7 @@ open class TraitEnvironment: CustomStringConvertible {
             guard r === registration else { return }
             x.registrationList = nil
             flags.remove(.hasRegistrations)
+            releaseEmptyExtras()
         case .many(var all):
             guard let i = all.firstIndex(where: { $0 === registration }) else { return }
             x.registrationList = nil

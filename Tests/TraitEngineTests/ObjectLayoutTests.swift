@@ -226,6 +226,41 @@ final class ObjectLayoutTests: XCTestCase {
         XCTAssertEqual(b.classNameNumber, 0)
     }
 
+    /// Extras emptied again are dropped: the view is as small as a new one.
+    func testEmptiedExtrasAreDropped() throws {
+        let stage = try Stage()
+        let v = View(world: stage.world)
+        try stage.rootView.addSubview(v)
+        try v.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+        v.removeTraitOverride(Sys.userInterfaceStyle)
+        XCTAssertNil(v.extras)
+        let r = try v.registerForTraitChanges([Sys.userInterfaceStyle]) { _, _ in }
+        v.unregisterForTraitChanges(r)
+        XCTAssertNil(v.extras)
+        v.name = "named"
+        v.backgroundColor = .fixed(try Color(hex: "#00FF00"))
+        try v.setTraitOverride(Sys.userInterfaceStyle, .string("dark"))
+        v.name = nil
+        v.removeTraitOverride(Sys.userInterfaceStyle)
+        XCTAssertNotNil(v.extras, "the color is still set")
+        v.backgroundColor = nil
+        XCTAssertNil(v.extras)
+        v.className = "OddName"
+        v.tracked.display = [Sys.userInterfaceStyle]
+        v.className = "View"
+        XCTAssertNotNil(v.extras)
+        v.tracked.display = []
+        XCTAssertNil(v.extras)
+        // A view that leaves its controller (the controller is freed) drops it.
+        var vc: ViewController? = ViewController(world: stage.world)
+        let owned = try vc!.loadViewIfNeeded()
+        XCTAssertNotNil(owned.extras)
+        vc = nil
+        XCTAssertNil(owned.owningViewController)
+        XCTAssertNil(owned.extras)
+        try stage.world.update()
+    }
+
     /// The host's slot is the host's: the engine keeps what it is given.
     func testHostSlot() throws {
         let stage = try Stage()
