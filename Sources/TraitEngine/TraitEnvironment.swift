@@ -760,15 +760,29 @@ enum Graveyard {
 
 /// A registration made with `registerForTraitChanges`; use it to unregister.
 public final class TraitChangeRegistration {
-    /// The registered traits, each once, in the order given.
-    let traits: [TraitDefinition]
+    /// Most registrations name one trait, kept without an array (a 48-byte
+    /// chunk per registration); either case is one pointer.
+    private enum Traits {
+        case one(TraitDefinition)
+        case many([TraitDefinition])
+    }
+    private let registered: Traits
     let delivery: (TraitEnvironment, TraitCollection) throws -> Bool
     @exclusivity(unchecked) public internal(set) var isActive = true
 
     init(traits: [TraitDefinition], delivery: @escaping (TraitEnvironment, TraitCollection) throws -> Bool) {
         var seen = Set<Int>()
-        self.traits = traits.filter { seen.insert($0.id).inserted }
+        let unique = traits.filter { seen.insert($0.id).inserted }
+        self.registered = unique.count == 1 ? .one(unique[0]) : .many(unique)
         self.delivery = delivery
+    }
+
+    /// The registered traits, each once, in the order given.
+    var traits: [TraitDefinition] {
+        switch registered {
+        case .one(let d): return [d]
+        case .many(let all): return all
+        }
     }
 
     /// Whether one of the registered traits is in `changedIDs` (sorted).
@@ -776,17 +790,23 @@ public final class TraitChangeRegistration {
     /// 48-byte chunk per registration.)
     func matches(_ changedIDs: [Int]) -> Bool {
         changedIDs.withUnsafeBufferPointer { ids in
-            for d in traits {
-                let id = d.id
-                // Binary search: a change may list every system trait.
-                var lo = 0, hi = ids.count
-                while lo < hi {
-                    let mid = (lo &+ hi) >> 1
-                    if ids[mid] < id { lo = mid &+ 1 } else { hi = mid }
-                }
-                if lo < ids.count && ids[lo] == id { return true }
+            switch registered {
+            case .one(let d): return TraitChangeRegistration.contains(ids, d.id)
+            case .many(let all):
+                for d in all where TraitChangeRegistration.contains(ids, d.id) { return true }
+                return false
             }
-            return false
         }
+    }
+
+    /// Whether the sorted `ids` contain `id` (binary search: a change may list every system trait).
+    @inline(__always)
+    private static func contains(_ ids: UnsafeBufferPointer<Int>, _ id: Int) -> Bool {
+        var lo = 0, hi = ids.count
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if ids[mid] < id { lo = mid &+ 1 } else { hi = mid }
+        }
+        return lo < ids.count && ids[lo] == id
     }
 }

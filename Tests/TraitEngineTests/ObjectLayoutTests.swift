@@ -37,7 +37,7 @@ final class ObjectLayoutTests: XCTestCase {
         // A view with an override or a registration pays one 64-byte chunk more.
         XCTAssertLessThanOrEqual(instanceSize(EnvironmentExtras.self), 56)
         XCTAssertEqual(MemoryLayout<RegistrationList?>.size, 8)
-        // A registration is one 64-byte chunk (and the array of its traits).
+        // A registration is one 64-byte chunk (and, for more than one trait, their array).
         XCTAssertLessThanOrEqual(instanceSize(TraitChangeRegistration.self), 56)
     }
     #endif
@@ -192,6 +192,15 @@ final class ObjectLayoutTests: XCTestCase {
         try stage.world.update()
         XCTAssertEqual(calls, ["s"])
         XCTAssertTrue(s.isActive)
+        // One trait (named twice: kept once) is kept without an array.
+        v.unregisterForTraitChanges(s)
+        let one = try v.registerForTraitChanges([Sys.displayScale, Sys.displayScale]) { _, _ in calls.append("one") }
+        XCTAssertTrue(one.traits.count == 1 && one.traits[0] === Sys.displayScale)
+        try change()
+        XCTAssertEqual(calls, [])
+        try stage.screen.setTraits { $0[Sys.displayScale] = .number(3) }
+        try stage.world.update()
+        XCTAssertEqual(calls, ["one"])
     }
 
     /// A class name other than the default is a number in the object (its
