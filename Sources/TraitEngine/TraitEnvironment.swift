@@ -168,6 +168,18 @@ open class TraitEnvironment: CustomStringConvertible {
     /// What an environment is, stored so the update cycle needs no dynamic casts.
     enum Kind: UInt8 {
         case screen, windowScene, window, view, viewController, presentationController
+
+        /// The engine class of this kind's name.
+        var className: String {
+            switch self {
+            case .screen: return "Screen"
+            case .windowScene: return "WindowScene"
+            case .window: return "Window"
+            case .view: return "View"
+            case .viewController: return "ViewController"
+            case .presentationController: return "PresentationController"
+            }
+        }
     }
 
     let kind: Kind
@@ -349,16 +361,7 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// The class name of an environment whose host set none: its engine
     /// class's. A subclass may override it.
-    open var defaultClassName: String {
-        switch kind {
-        case .screen: return "Screen"
-        case .windowScene: return "WindowScene"
-        case .window: return "Window"
-        case .view: return "View"
-        case .viewController: return "ViewController"
-        case .presentationController: return "PresentationController"
-        }
-    }
+    open var defaultClassName: String { kind.className }
 
     /// What tracked callbacks read, per kind of work.
     var tracked: TrackedTraits {
@@ -392,7 +395,8 @@ open class TraitEnvironment: CustomStringConvertible {
         self.traitCollection = world.predictedTraits
         world.stats.environments += 1
         if !TraitEnvironment.isEngineClass(type(of: self)) { flags.insert(.isSubclassed) }
-        if className != defaultClassName { self.className = className }
+        // The kind's name first: the usual case, without a dynamic call.
+        if className != kind.className && className != defaultClassName { self.className = className }
     }
 
     /// The engine's own classes, none of which overrides ``traitCollectionDidChange(_:)``.

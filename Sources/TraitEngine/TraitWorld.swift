@@ -573,6 +573,7 @@ public final class TraitWorld {
         return collection(of: e, under: parent)
     }
 
+    @inline(__always)
     private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) -> TraitCollection {
         e.hasOverrides ? parent.traitCollection.applying(e.overrideEntries) : parent.traitCollection
     }
