@@ -118,6 +118,9 @@ open class TraitEnvironment: CustomStringConvertible {
     /// the delegate only for the bits set, so an update costs nothing for what
     /// a script did not ask for (it fills padding next to `isExposed`).
     @exclusivity(unchecked) public var hostCallbacks: UInt16 = 0
+    /// The host's own number for its object of this environment (the Lua
+    /// host's slot in its table of objects); the engine never reads it.
+    @exclusivity(unchecked) public var hostSlot: UInt32 = 0
     public static let hostTraitCollectionDidChange: UInt16 = 1 << 11
     public static let hostCachesCollection: UInt16 = 1 << 12
     /// The collection as of the last update that reached this environment.

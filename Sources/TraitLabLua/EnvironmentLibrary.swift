@@ -707,7 +707,7 @@ extension LuaHost {
         // A function handler is found and called from C (tl_env_call); the
         // previous collection's object is the recent slot (siblings share it).
         let previousRef = recentSlot(holding: previous)
-        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), refs.keyHandlers,
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), env.hostSlot, refs.keyHandlers,
                            lua_Integer(id), previousRef) {
         case LUA_OK: return true
         case TL_ENV_CALL_NONE: return false
