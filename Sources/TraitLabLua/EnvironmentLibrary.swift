@@ -649,6 +649,8 @@ extension LuaHost {
     /// The key of a function handler in its environment's field table: a
     /// light userdata standing for the id, which no script can make or reach
     /// (a handler call then takes one lookup in the table it was found in).
+    /// (Registration ids count from 1, far below any heap address, so these
+    /// keys never meet the ones `hold` stores: owned objects' addresses.)
     static func handlerKey(_ id: Int) -> UnsafeRawPointer { UnsafeRawPointer(bitPattern: id)! }
 
     /// fields[handlerKey(id)] = function, or handlers[id] = { action = name,

@@ -406,25 +406,20 @@ public final class LuaHost {
     }
 
     /// Keeps (or stops keeping) the environment object at `u` alive from its
-    /// owner's field table (`F.__owned[u] = true`), or from the registry when the
-    /// owner is the world. Exposes the owner if it has no Lua object yet.
+    /// owner's field table, under the environment's address as a light
+    /// userdata (a key no script can use: `F[env] = u`, one node per owned
+    /// object and no table of its own), or from the registry when the owner
+    /// is the world. Exposes the owner if it has no Lua object yet.
     func hold(_ u: Int32, by owner: TraitEnvironment?, _ on: Bool) {
         let u = L.absIndex(u)
         let base = L.top
         defer { L.setTop(base) }
         if let owner {
+            guard let key = tl_tobox(L, u, nil) else { return }
             push(owner)
             guard tl_pushfields(L, -1, on ? 1 : 0) != 0 else { return }
-            if L.rawGet(-1, "__owned") != LUA_TTABLE {
-                guard on else { return }
-                L.pop()
-                L.newTable()
-                L.pushValue(-1)
-                L.rawSet(-3, "__owned")
-            }
-            L.pushValue(u)
-            if on { L.push(true) } else { L.pushNil() }
-            lua_rawset(L, -3)
+            if on { L.pushValue(u) } else { L.pushNil() }
+            tl_rawsetp(L, -2, key)
         } else {
             L.registryGet(refs.anchors)
             L.pushValue(u)

@@ -88,6 +88,16 @@ final class HostTests: XCTestCase {
         collectgarbage(); collectgarbage()
         assert(mark[root.subviews[1]], "a subview's object changed while it lived")
         assert(root.subviews[1] == root.subviews[1])
+        -- The owner holds what it owns, and lets go when it no longer owns it.
+        local before = ui.stats().environments
+        local c = ui.View {}
+        root:addSubview(c)
+        c = nil
+        collectgarbage(); collectgarbage()
+        assert(ui.stats().environments == before + 1, "an owned view was collected")
+        root.subviews[2]:removeFromSuperview()
+        collectgarbage(); collectgarbage()
+        assert(ui.stats().environments == before, "a removed view stayed alive")
         """))
         func highestSlot() -> Int { Int(tl_gethost(h.L)!.pointee.high_slot) }
         for _ in 0..<5 {
