@@ -129,7 +129,9 @@ static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
 
 // Lua's small blocks, for a state of our own without a cap. Lua tells the
 // size of every block it frees or resizes (osize), so blocks of up to 512
-// bytes live in free lists per 16-byte class, carved from 64 KB pages kept
+// bytes live in free lists per 8-byte class (Lua aligns nothing beyond 8
+// bytes: LUAI_MAXALIGN is a double, a pointer, a lua_Integer and a long, and
+// a box holds two ints and a pointer), carved from 64 KB pages kept
 // apart from the engine's objects: no per-block header, a few instructions
 // per allocation instead of malloc's, and a tree built from Lua keeps its
 // Swift objects next to each other (an update walks them; the Lua objects
@@ -142,9 +144,9 @@ __attribute__((noinline)) static int tl_pool_page(tl_host *h) {
     if (!page) return 0;
     // What is left of the current page goes to its free list.
     size_t rest = (size_t)(h->pool_end - h->pool_next);
-    if (rest >= 16) {
-        size_t c = rest >> 4;
-        if (c > TL_POOL_MAX / 16) c = TL_POOL_MAX / 16;
+    if (rest >= 8) {
+        size_t c = rest >> 3;
+        if (c > TL_POOL_MAX / 8) c = TL_POOL_MAX / 8;
         *(void **)h->pool_next = h->pool_free[c];
         h->pool_free[c] = h->pool_next;
     }
@@ -156,10 +158,10 @@ __attribute__((noinline)) static int tl_pool_page(tl_host *h) {
 }
 
 static inline void *tl_pool_get(tl_host *h, size_t n) {
-    size_t c = (n + 15) >> 4;
+    size_t c = (n + 7) >> 3;
     void *p = h->pool_free[c];
     if (p) { h->pool_free[c] = *(void **)p; return p; }
-    size_t size = c << 4;
+    size_t size = c << 3;
     if ((size_t)(h->pool_end - h->pool_next) < size && !tl_pool_page(h)) return NULL;
     p = h->pool_next;
     h->pool_next += size;
@@ -167,7 +169,7 @@ static inline void *tl_pool_get(tl_host *h, size_t n) {
 }
 
 static inline void tl_pool_put(tl_host *h, void *p, size_t n) {
-    size_t c = (n + 15) >> 4;
+    size_t c = (n + 7) >> 3;
     *(void **)p = h->pool_free[c];
     h->pool_free[c] = p;
 }
@@ -195,7 +197,7 @@ static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     if (nsize <= TL_POOL_MAX) {
-        if (ptr && osize <= TL_POOL_MAX && ((osize + 15) >> 4) == ((nsize + 15) >> 4)) return ptr;
+        if (ptr && osize <= TL_POOL_MAX && ((osize + 7) >> 3) == ((nsize + 7) >> 3)) return ptr;
         void *p = tl_pool_get(h, nsize);
         if (!p) {
             if (!h->in_swift) return NULL;
@@ -312,6 +314,7 @@ void tl_close(lua_State *L) {
     tl_closing_block = NULL;
     tl_closing_state = NULL;
     tl_pool_release(h);
+    free(h->free_slots);
     free(h);
 }
 
@@ -474,19 +477,26 @@ void tl_pushindexer(lua_State *L, int fnid, int table_index) {
 // ---------------------------------------------------------------------------
 // Boxes
 
-#define TL_BOX_MAGIC 0x54726169744c6162ULL  // "TraitLab"
+// The first two bytes of a box. Its low four bits are not zero, so the only
+// other 16-byte userdata Lua's libraries make, a file handle (a FILE *, which
+// malloc aligns to 16 bytes, then a function pointer), never passes for a box.
+#define TL_BOX_MAGIC 0x4C54u  // "TL"
 
+// 16 bytes, so that a box with one user value is a 72-byte block (the pool's
+// size classes are 8 bytes apart): every environment and collection object.
 typedef struct tl_box {
-    uint64_t magic;
+    uint16_t magic;
+    uint16_t kind;
+    uint32_t slot;      // an environment's slot in the table of objects, or 0
     void *payload;
-    int kind;
 } tl_box;
 
 void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues) {
     tl_box *b = lua_newuserdatauv(L, sizeof *b, nuservalues);
     b->magic = TL_BOX_MAGIC;
     b->payload = payload;
-    b->kind = kind;
+    b->kind = (uint16_t)kind;
+    b->slot = 0;
     return b;
 }
 
@@ -511,18 +521,61 @@ int tl_isdeadbox(lua_State *L, int idx) {
 
 void tl_setbox(lua_State *L, int idx, void *payload) {
     tl_box *b = tl_checkedbox(L, idx);
-    if (b) b->payload = payload;
+    if (b) {
+        b->payload = payload;
+        if (!payload) b->slot = 0;   // released: its slot is no longer its own
+    }
+}
+
+void tl_box_setslot(lua_State *L, int idx, uint32_t slot) {
+    tl_box *b = tl_checkedbox(L, idx);
+    if (b) b->slot = slot;
+}
+
+uint32_t tl_env_slot_new(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (h->free_count > 0) return h->free_slots[--h->free_count];
+    // More than four billion live objects would take 300 GB: slots are
+    // reused long before (0, never handed out, means "no slot").
+    if (h->high_slot == UINT32_MAX) h->high_slot = 0;
+    return ++h->high_slot;
+}
+
+int tl_env_object(lua_State *L, int t, void *env, uint32_t slot) {
+    if (slot == 0 || lua_rawgeti(L, t, slot) != LUA_TUSERDATA) { if (slot) lua_pop(L, 1); return 0; }
+    tl_box *b = tl_checkedbox(L, -1);
+    if (b && b->payload == env && b->kind == TL_KIND_ENVIRONMENT && b->slot == slot) return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
+// From a finalizer: the slot goes back to the free list (Lua removed the
+// object from the table, weak values, before finalizing it). When the list
+// cannot grow the number is not reused, which costs nothing but the number.
+static void tl_env_slot_free(tl_host *h, uint32_t slot) {
+    if (h->free_count == h->free_capacity) {
+        if (h->free_capacity > UINT32_MAX / 2) return;
+        uint32_t capacity = h->free_capacity ? h->free_capacity * 2 : 256;
+        uint32_t *list = realloc(h->free_slots, (size_t)capacity * sizeof *list);
+        if (!list) return;
+        h->free_slots = list;
+        h->free_capacity = capacity;
+    }
+    h->free_slots[h->free_count++] = slot;
 }
 
 int tl_box_gc(lua_State *L) {
     tl_box *b = tl_checkedbox(L, 1);
     if (!b || !b->payload) return 0;
     void *payload = b->payload;
+    uint32_t slot = b->slot;
     b->payload = NULL;
+    b->slot = 0;
     tl_host *h = tl_gethost(L);
     int saved = h->in_swift, saved_fin = h->swift_in_finalizer;
     h->in_swift = 1;
     h->swift_in_finalizer = 1;   // a finalizer: its allocations must not fail either
+    if (slot && h) tl_env_slot_free(h, slot);
     tl_release(payload, h->swift_frames > 0);
     h->in_swift = saved;
     h->swift_in_finalizer = saved_fin;
@@ -606,14 +659,14 @@ static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolut
     return LUA_TNIL;
 }
 
-int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref) {
+int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref) {
     if (!lua_checkstack(L, 10)) return TL_ENV_CALL_SLOW;
     int top = lua_gettop(L);
     int handler = top + 1, u = top + 3;
     // [handler, objects, u, ... fn]: what the lookups leave stays below the
     // function until the call returns (fewer stack moves than tidying up).
     lua_pushcfunction(L, tl_msghandler);
-    if (lua_rawgeti(L, LUA_REGISTRYINDEX, objects_ref) != LUA_TTABLE || lua_rawgetp(L, -1, env) != LUA_TUSERDATA) {
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, objects_ref) != LUA_TTABLE || !tl_env_object(L, -1, env, slot)) {
         lua_settop(L, top);
         return TL_ENV_CALL_SLOW;   // no object yet: Swift makes it
     }

@@ -202,9 +202,9 @@ open class TraitEnvironment: CustomStringConvertible {
     /// names each instance of a Lua subclass after its class), so the name
     /// costs an instance nothing: this fills padding.
     @exclusivity(unchecked) var classNameNumber: UInt16 = 0
-    /// The host's own number for this environment (the Lua binding's slot for
-    /// its object); the engine never reads it. It fills padding: the object
-    /// is no larger for it.
+    /// The host's own number for its object of this environment (the Lua
+    /// host's slot in its table of objects); the engine never reads it. It
+    /// fills padding: the object is no larger for it.
     @exclusivity(unchecked) public var hostSlot: UInt32 = 0
     /// The collection as of the last update that reached this environment.
     @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection

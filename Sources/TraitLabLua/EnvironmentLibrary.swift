@@ -649,6 +649,8 @@ extension LuaHost {
     /// The key of a function handler in its environment's field table: a
     /// light userdata standing for the id, which no script can make or reach
     /// (a handler call then takes one lookup in the table it was found in).
+    /// (Registration ids count from 1, far below any heap address, so these
+    /// keys never meet the ones `hold` stores: owned objects' addresses.)
     static func handlerKey(_ id: Int) -> UnsafeRawPointer { UnsafeRawPointer(bitPattern: id)! }
 
     /// fields[handlerKey(id)] = function, or handlers[id] = { action = name,
@@ -707,7 +709,7 @@ extension LuaHost {
         // A function handler is found and called from C (tl_env_call); the
         // previous collection's object is the recent slot (siblings share it).
         let previousRef = recentSlot(holding: previous)
-        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), refs.keyHandlers,
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), env.hostSlot, refs.keyHandlers,
                            lua_Integer(id), previousRef) {
         case LUA_OK: return true
         case TL_ENV_CALL_NONE: return false

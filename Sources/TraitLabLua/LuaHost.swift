@@ -46,7 +46,7 @@ public final class LuaHost {
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
-        var objects: Int32 = LUA_NOREF      // env pointer -> userdata (weak values)
+        var objects: Int32 = LUA_NOREF      // env slot (TraitEnvironment.hostSlot) -> userdata (weak values)
         var anchors: Int32 = LUA_NOREF      // userdata -> true, for environments the world holds
         var collectionCache: Int32 = LUA_NOREF  // collection pointer -> table (weak values)
         var definitions: Int32 = LUA_NOREF  // definition pointer -> userdata
@@ -267,6 +267,7 @@ public final class LuaHost {
         // collection, unless a tracked callback must see the read.
         let h = tl_gethost(L)!
         h.pointee.collection_objects_ref = refs.collectionCache
+        h.pointee.env_objects_ref = refs.objects
         h.pointee.tracking_objects_ref = refs.trackingCache
         h.pointee.trait_collection_property = lua_Integer(EnvironmentProperty.allCases.firstIndex(of: .traitCollection)! + 1)
         h.pointee.env_collection = { hostPointer, environment, tracked in
@@ -365,11 +366,11 @@ public final class LuaHost {
         _ = lua_checkstack(L, 16)
         let key = Unmanaged.passUnretained(env).toOpaque()
         L.registryGet(refs.objects)
-        if tl_rawgetp(L, -1, key) != LUA_TNIL {
+        if tl_env_object(L, -1, key, env.hostSlot) != 0 {
             tl_remove(L, -2)
             return
         }
-        L.pop(2)
+        L.pop()
         let classIndex: Int32
         if let classTable {
             classIndex = L.absIndex(classTable)
@@ -391,8 +392,13 @@ public final class LuaHost {
         }
         L.setTop(u)
         L.registryGet(refs.objects)
+        // A new slot, also when the environment had one: its previous object
+        // may still await its finalizer, which frees that slot.
+        let slot = tl_env_slot_new(L)
+        env.hostSlot = slot
+        tl_box_setslot(L, u, slot)
         L.pushValue(u)
-        tl_rawsetp(L, -2, key)
+        lua_rawseti(L, -2, lua_Integer(slot))
         L.pop()
         env.isExposed = true
         env.forEachTreeOwner { owner in hold(u, by: owner, true) }
@@ -400,25 +406,20 @@ public final class LuaHost {
     }
 
     /// Keeps (or stops keeping) the environment object at `u` alive from its
-    /// owner's field table (`F.__owned[u] = true`), or from the registry when the
-    /// owner is the world. Exposes the owner if it has no Lua object yet.
+    /// owner's field table, under the environment's address as a light
+    /// userdata (a key no script can use: `F[env] = u`, one node per owned
+    /// object and no table of its own), or from the registry when the owner
+    /// is the world. Exposes the owner if it has no Lua object yet.
     func hold(_ u: Int32, by owner: TraitEnvironment?, _ on: Bool) {
         let u = L.absIndex(u)
         let base = L.top
         defer { L.setTop(base) }
         if let owner {
+            guard let key = tl_tobox(L, u, nil) else { return }
             push(owner)
             guard tl_pushfields(L, -1, on ? 1 : 0) != 0 else { return }
-            if L.rawGet(-1, "__owned") != LUA_TTABLE {
-                guard on else { return }
-                L.pop()
-                L.newTable()
-                L.pushValue(-1)
-                L.rawSet(-3, "__owned")
-            }
-            L.pushValue(u)
-            if on { L.push(true) } else { L.pushNil() }
-            lua_rawset(L, -3)
+            if on { L.pushValue(u) } else { L.pushNil() }
+            tl_rawsetp(L, -2, key)
         } else {
             L.registryGet(refs.anchors)
             L.pushValue(u)
@@ -584,7 +585,7 @@ extension LuaHost: TraitWorldDelegate {
         if let previous {
             previousRef = recentSlot(holding: previous)
         }
-        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(),
+        switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), env.hostSlot,
                            refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
         case LUA_OK, TL_ENV_CALL_NONE: return true
         case TL_ENV_CALL_SLOW: return false

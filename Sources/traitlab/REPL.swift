@@ -103,13 +103,31 @@ final class REPL {
         let base = L.top
         defer { L.setTop(base) }
         let code = "local p = " + (firstLine ? "_PROMPT" : "_PROMPT2") + "; if p ~= nil then return tostring(p) end"
-        guard L.load(code, name: "=prompt", mode: "t") == LUA_OK else { return fallback }
-        let status = tl_pcall(L, 0, 1)
+        var loaded = true
+        let status = bounded {
+            guard L.load(code, name: "=prompt", mode: "t") == LUA_OK else { loaded = false; return LUA_OK }
+            return tl_pcall(L, 0, 1)
+        }
+        guard loaded else { return fallback }
         if status != LUA_OK {
             interpreter.report(status)
             return fallback
         }
         return L.string(-1) ?? fallback
+    }
+
+    /// Lua work the REPL does between inputs (the prompt's `__tostring`,
+    /// compiling a line), under --timeout like an input's own: a collection
+    /// step there may run a finalizer, which must not hang the prompt.
+    private func bounded(_ body: () -> Int32) -> Int32 {
+        interpreter.watchdog?.arm()
+        defer { interpreter.watchdog?.disarm() }
+        return interpreter.interruptible(body)
+    }
+
+    /// Compiles a chunk of input (``bounded``).
+    private func compile(_ code: String) -> Int32 {
+        bounded { L.load(code, name: "=stdin", mode: interpreter.loadMode) }
     }
 
     /// ":name", but not a "::label::" statement.
@@ -122,7 +140,7 @@ final class REPL {
     /// Tries the line as an expression, `return <line>;`, so that values
     /// print. On success the compiled function is on top.
     private func addReturn(_ line: String) -> Bool {
-        if L.load("return " + line + ";", name: "=stdin", mode: interpreter.loadMode) == LUA_OK { return true }
+        if compile("return " + line + ";") == LUA_OK { return true }
         L.pop()
         return false
     }
@@ -132,7 +150,7 @@ final class REPL {
     private func multiline(_ first: String) -> Input {
         var buffer = first
         while true {
-            let status = L.load(buffer, name: "=stdin", mode: interpreter.loadMode)
+            let status = compile(buffer)
             guard isIncomplete(status) else {
                 reader.remember(buffer)
                 return .chunk(status: status)
@@ -146,7 +164,7 @@ final class REPL {
             case .end:
                 // Report the incomplete chunk, as lua.c does.
                 reader.remember(buffer)
-                return .chunk(status: L.load(buffer, name: "=stdin", mode: interpreter.loadMode))
+                return .chunk(status: compile(buffer))
             }
         }
     }

@@ -71,6 +71,60 @@ final class HostTests: XCTestCase {
         XCTAssertEqual(h.world.stats.environments, base)
     }
 
+    /// SPEC §5: "An environment is always the same Lua value (`==`, usable as
+    /// a table key) for as long as it lives", also as a weak key and when no
+    /// Lua variable refers to it (its owner keeps its object). Objects sit in
+    /// numbered slots (TraitEnvironment.hostSlot) that their finalizers free:
+    /// building and dropping trees reuses the slots, and a slot number an
+    /// environment kept after its object was collected never yields another
+    /// environment's object.
+    func testEnvironmentObjectsKeepTheirIdentityAndReuseTheirSlots() throws {
+        let h = try host()
+        XCTAssertNil(error(h, """
+        local mark = setmetatable({}, { __mode = "k" })
+        root = ui.View {}
+        root:addSubview(ui.View {})
+        mark[root.subviews[1]] = true
+        collectgarbage(); collectgarbage()
+        assert(mark[root.subviews[1]], "a subview's object changed while it lived")
+        assert(root.subviews[1] == root.subviews[1])
+        -- The owner holds what it owns, and lets go when it no longer owns it.
+        local before = ui.stats().environments
+        local c = ui.View {}
+        root:addSubview(c)
+        c = nil
+        collectgarbage(); collectgarbage()
+        assert(ui.stats().environments == before + 1, "an owned view was collected")
+        root.subviews[2]:removeFromSuperview()
+        collectgarbage(); collectgarbage()
+        assert(ui.stats().environments == before, "a removed view stayed alive")
+        """))
+        func highestSlot() -> Int { Int(tl_gethost(h.L)!.pointee.high_slot) }
+        for _ in 0..<5 {
+            XCTAssertNil(error(h, """
+            local r = ui.View {}
+            for i = 1, 1000 do r:addSubview(ui.View {}) end
+            r = nil
+            collectgarbage(); collectgarbage()
+            """))
+        }
+        XCTAssertLessThan(highestSlot(), 1100, "slots of collected objects must be reused")
+
+        // An environment Swift keeps whose Lua object is collected.
+        let kept = View(world: h.world)
+        h.push(kept)
+        let firstSlot = kept.hostSlot
+        XCTAssertNotEqual(firstSlot, 0)
+        h.L.pop()
+        XCTAssertNil(error(h, "collectgarbage(); collectgarbage(); others = {} for i = 1, 50 do others[i] = ui.View {} end"))
+        h.push(kept)
+        h.push(kept)
+        XCTAssertEqual(lua_rawequal(h.L, -1, -2), 1, "one object while it lives")
+        XCTAssertTrue(h.L.box(-1, as: TraitEnvironment.self) === kept, "a reused slot gave another environment's object")
+        h.L.pop(2)
+        XCTAssertNil(error(h, "others = nil; root = nil; collectgarbage(); collectgarbage()"))
+    }
+
     func testMemoryLimitStopsScriptsWithoutCorruptingTheHost() throws {
         var options = LuaHostOptions()
         options.memoryLimit = 8 << 20

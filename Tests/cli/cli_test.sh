@@ -281,8 +281,18 @@ expect "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ 
 # so a looping finalizer, collected during a chunk or at exit, stops too.
 run_stdin $'x = 41\nsetmetatable({}, {__gc = function() while true do end end}) collectgarbage()\ndebug.setmetatable({}, {__gc = function() while true do end end}) collectgarbage()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
 expect "REPL: --timeout in a __gc finalizer returns to the prompt" '[ $RC -eq 0 ] && [[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 2 ] && [[ $ERR != *"did not stop"* ]]'
-run_stdin $'x = 1\nsetmetatable({}, {__gc = function() while true do end end})\nprint("still", x)\n' "$TL" -i --timeout 1
+# (The object stays reachable until the end: an unreachable one may be finalized
+# by any collection step before, such as compiling the next line: below.)
+run_stdin $'x = 1\nkeep = setmetatable({}, {__gc = function() while true do end end})\nprint("still", x)\n' "$TL" -i --timeout 1
 expect "REPL: a looping finalizer at exit stops within --timeout (exit 1)" '[ $RC -eq 1 ] && [[ $OUT == *"still	1"* ]] && [[ $ERR == *"timed out after 1 second while closing the state"* ]] && [[ $ERR != *"did not stop"* ]]'
+# What the REPL runs between inputs is under --timeout too: the prompt's
+# __tostring (lua.c's get_prompt calls it) and a finalizer that a collection
+# step runs while the next line compiles (lua.c's loadline; lua.c itself has no
+# --timeout and would hang there).
+run_stdin $'_PROMPT = setmetatable({}, {__tostring = function() while true do end end})\nprint("after", 1)\n' "$TL" -i --timeout 1
+expect "REPL: a looping _PROMPT __tostring stops within --timeout, the default prompt is used" '[ $RC -eq 0 ] && [[ $OUT == *"after	1"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_stdin $'x = 7\nsetmetatable({}, {__gc = function() while true do end end})\nfor i = 1, 200 do load("return " .. string.rep("{", 50) .. string.rep("}", 50)) end\nprint("still", x)\n' "$TL" -i --timeout 1
+expect "REPL: a looping finalizer run between inputs stops within --timeout" '[ $RC -le 1 ] && [[ $OUT == *"still	7"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
 run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) print("end")'
 expect "a looping finalizer at the end of a script stops within --timeout" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"while closing the state"* ]] && (( $(echo "$SECS < 3" | bc) ))'
 # Finalizers keep lua5.4's behaviour otherwise (errors and yields become

@@ -59,6 +59,11 @@ typedef struct tl_host {
     void (*env_caches_collection)(void *environment);
     int collection_objects_ref;
     int tracking_objects_ref;
+    // Environment objects by slot (weak values; see tl_env_slot_new): the
+    // slots finalizers gave back, and the highest slot handed out.
+    int env_objects_ref;
+    uint32_t *free_slots;
+    uint32_t free_count, free_capacity, high_slot;
     lua_Integer trait_collection_property;
     // A trait read from a collection object served without the dispatcher
     // (tl_collection_index): the definition is found in C (registry table
@@ -82,7 +87,7 @@ typedef struct tl_host {
     int definitions_by_property_ref;
     // Lua's small blocks without a cap: free lists per 16-byte size class,
     // carved from pages of their own (see tl_pool_alloc in shim.c).
-    void *pool_free[33];
+    void *pool_free[65];   // free lists per 8-byte size class, 8..512 bytes
     char *pool_next, *pool_end;
     void *pool_pages;
     int collection_meta_ref;        // the shared metatable (template of promoted ones)
@@ -125,6 +130,21 @@ void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues);
 void *tl_tobox(lua_State *L, int idx, int *kind);   // payload or NULL
 void tl_setbox(lua_State *L, int idx, void *payload); // replace payload (NULL on release)
 int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose object was released
+// Environment objects live in the table registry[env_objects_ref] at a slot
+// number (its array part: 16 bytes an object, where a table keyed by the
+// environment's address costs a 24-byte node), with weak values. The engine
+// keeps the number (TraitEnvironment.hostSlot); the box keeps it too, and its
+// finalizer gives it back to a free list in the host record (a finalizer may
+// run while a traversal of the table is under way: it never writes the
+// table). Slot numbers are only hints: an object is taken from a slot only
+// when it is a box of this environment.
+// A free slot (never 0).
+uint32_t tl_env_slot_new(lua_State *L);
+// Pushes the object at `slot` of the table at t and returns 1 when it is the
+// box of `env`; otherwise pushes nothing and returns 0.
+int tl_env_object(lua_State *L, int t, void *env, uint32_t slot);
+// Makes the box at idx own `slot` (its finalizer frees it).
+void tl_box_setslot(lua_State *L, int idx, uint32_t slot);
 // The __gc metamethod for boxes: calls the Swift release, deferring it when Swift
 // frames are on the stack (a finalizer must not re-enter the engine mid-operation).
 int tl_box_gc(lua_State *L);
@@ -136,7 +156,7 @@ void tl_pushboxgc(lua_State *L);
 int tl_pcall(lua_State *L, int nargs, int nresults);
 // From an update: calls the Lua function an exposed environment has for
 // an engine callback, with no Swift work on the stack. The object is found
-// by pointer in registry[objects_ref] (weak values). With handler_id > 0 the
+// at `slot` of registry[objects_ref] (tl_env_object). With handler_id > 0 the
 // function is fields[(void *)handler_id], a light userdata key (a
 // registration's function; a target-action entry, at
 // fields[registry[key_ref]][handler_id], is the caller's to call); else
@@ -148,7 +168,7 @@ int tl_pcall(lua_State *L, int nargs, int nresults);
 // path (no object yet, a target-action entry, no stack): nothing is pushed then.
 #define TL_ENV_CALL_NONE (-100)
 #define TL_ENV_CALL_SLOW (-101)
-int tl_env_call(lua_State *L, int objects_ref, void *env, int key_ref, lua_Integer handler_id, int previous_ref);
+int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref);
 // Runs `fn(L, ud)` in protected mode (for raising APIs such as lua_next on foreign
 // tables, luaL_loadbuffer, metamethod-triggering gets). Returns a Lua status.
 int tl_cpcall(lua_State *L, lua_CFunction fn, void *ud);
