@@ -355,6 +355,14 @@ public final class TraitWorld {
                 change = try updateOwnTraits(e, parent: parent, parentChange: parentChange)
                 if e.flags.contains(.hasHostedContent) { try e.hostedContent?.hostTraitsDidUpdate() }
             }
+            return try finishEntering(e, change: change, fastChange: nil)
+        }
+        /// The rest of `enter` after `e`'s traits: its appearance, properties
+        /// and layout, then its frame. `fastChange`, for a view entered on the
+        /// fast path (whose change was its parent's, held by the frames
+        /// below, as the view is by its parent's frame), makes a frame that
+        /// holds neither.
+        func finishEntering(_ e: TraitEnvironment, change: Diff?, fastChange: Unmanaged<Diff>?) throws -> VisitFrame? {
             if mode.render {
                 if e.isView, let vc = unsafeDowncast(e, to: View.self).owningViewController,
                    vc.appearance == .appearing, vc.viewIfLoaded === e, vc.isViewInWindow {
@@ -377,6 +385,10 @@ public final class TraitWorld {
             if e.kind == .view {
                 let subviews = unsafeDowncast(e, to: View.self).subviews
                 if subviews.isEmpty { return nil }
+                if let fastChange {
+                    return VisitFrame(plainView: Unmanaged.passUnretained(unsafeDowncast(e, to: View.self)),
+                                      subviews: subviews, changeRef: fastChange)
+                }
                 return VisitFrame(owner: e, subviews: subviews, change: change)
             }
             let children = e.traitChildren
@@ -409,7 +421,7 @@ public final class TraitWorld {
             // not plain, the next one must look plain first: a frame of such
             // subviews does not set the fast path up for each of them.
             if mode.traits, tracer == nil, top.pointee.subviews != nil, let d = top.pointee.changeRef, i < count,
-               !top.pointee.plainFailed || top.pointee.subview(at: i)._withUnsafeGuaranteedRef(TraitWorld.isPlain) {
+               !top.pointee.plainFailed || top.pointee.subview(at: i)._withUnsafeGuaranteedRef(TraitWorld.isFast) {
                 // The change's collections, and whether the frame's view still
                 // holds the new one and the change redraws nothing.
                 let env = top.pointee.env
@@ -428,6 +440,33 @@ public final class TraitWorld {
                     }
                     i &+= 1
                     plainEntered &+= 1
+                    if result == .registered {
+                        // Its registrations run now, as `apply` runs them, then
+                        // the rest of `enter`. The stats count it first (a
+                        // callback may read them). A callback may change
+                        // anything: the loop then comes back to the frame,
+                        // checking its conditions again. The frame's subviews
+                        // keep `s` alive, and this frame holds or shares `d`.
+                        top.pointee.next = i
+                        countPlainEntered(plainEntered)
+                        plainEntered = 0
+                        var entered: VisitFrame?
+                        do {
+                            entered = try s._withUnsafeGuaranteedRef { v in
+                                try d._withUnsafeGuaranteedRef { diff in
+                                    try deliverChange(v, diff.old, diff)
+                                    if v.flags.contains(.hasHostedContent) { try v.hostedContent?.hostTraitsDidUpdate() }
+                                    return try finishEntering(v, change: nil, fastChange: d)
+                                }
+                            }
+                        } catch {
+                            keepPending([s.takeUnretainedValue()] + stack.environments.reversed())
+                            throw error
+                        }
+                        if let frame = entered.take() { stack.push(frame) }
+                        descend = true
+                        break
+                    }
                     if result == .hasSubviews {
                         // Visited next, as `enter` would. The frame's subviews keep
                         // `s` alive, and this frame holds or shares `d`.
@@ -475,7 +514,7 @@ public final class TraitWorld {
         stats.traitUpdates += n
     }
 
-    enum PlainSubviewResult { case notPlain, done, hasSubviews }
+    enum PlainSubviewResult { case notPlain, done, hasSubviews, registered }
 
     /// What the fast path needs of a change, without reference counting: the
     /// changed view and the collections (the change holds them), and the
@@ -511,9 +550,15 @@ public final class TraitWorld {
     /// alive, counts `s` in the stats and marks its subviews. Returns
     /// `.notPlain`, with `s` unchanged, when `s` is not such a subview (the
     /// general path handles it), `.hasSubviews` when its subviews come next.
+    ///
+    /// A subview that would be plain but for its registrations (issue 14,
+    /// fourth round) takes its collection here too, is left as `apply`
+    /// leaves an environment before its callbacks (its children marked, its
+    /// subtree marker set), and gives `.registered`: the caller then runs
+    /// its callbacks (``deliverChange(_:_:_:)``) and the rest of `enter`.
     @inline(__always)
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
-        guard TraitWorld.isPlain(s), s.isSubview(ofOpaque: change.parent),
+        guard TraitWorld.isFast(s), s.isSubview(ofOpaque: change.parent),
               Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
         else { return .notPlain }
         if change.recording && s.changedInUpdate != change.updateNumber {
@@ -529,10 +574,24 @@ public final class TraitWorld {
         s.hasUpdatedTraits = true
         // The change holds the previous collection: this release frees nothing.
         change.new._withUnsafeGuaranteedRef { s.traitCollection = $0 }
+        if s.flags.contains(.hasRegistrations) {
+            // As `enter` and `apply` leave it before its callbacks.
+            s.pending = .subtreeTraits
+            markChildrenForTraits(s)
+            return .registered
+        }
         // Its traits are done and its subtree is entered now: nothing stays
         // pending (the caller marks its subviews).
         s.pending = []
         return s.subviews.isEmpty ? .done : .hasSubviews
+    }
+
+    /// What the fast path takes: a plain view (``isPlain(_:)``), or one that
+    /// would be plain but for its registrations.
+    @inline(__always) private static func isFast(_ s: View) -> Bool {
+        s.pending == .traits && s.kind == .view
+            && s.flags.intersection(.notPlain).isSubset(of: .hasRegistrations)
+            && s.hostCallbacks & TraitWorld.hostTraitBits == 0
     }
 
     /// What a plain view is to the fast path (`enterPlainSubview`): nothing
@@ -644,6 +703,14 @@ public final class TraitWorld {
         } else if e.hasTrackedTraits, let vc = e.asViewController, let v = vc.viewIfLoaded {
             invalidateTracked(vc, v, diff.ids)
         }
+        try deliverChange(e, old, diff)
+    }
+
+    /// The callbacks of `e`'s change, once its collection is stored: its
+    /// registrations, then `traitCollectionDidChange` (UIKit's order, WWDC23
+    /// "Unleash the UIKit trait system"). `apply` and the fast path share it.
+    @inline(__always)
+    private func deliverChange(_ e: TraitEnvironment, _ old: TraitCollection, _ diff: Diff) throws {
         if e.hasRegistrations { try deliver(e, old, diff) }
         // The engine's classes only forward to the host (see `isSubclassed`).
         if e.isSubclassed {
