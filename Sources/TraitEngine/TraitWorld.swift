@@ -430,6 +430,8 @@ public final class TraitWorld {
                      PlainChange(world: self, parent: env, old: d.old, new: d.new))
                 }
                 var descend = false
+                // A registered subview whose callbacks come next.
+                var registered: Unmanaged<View>?
                 top.pointee.plainFailed = false
                 while applies && i < count {
                     let s = top.pointee.subview(at: i)
@@ -440,44 +442,40 @@ public final class TraitWorld {
                     }
                     i &+= 1
                     plainEntered &+= 1
-                    if result == .registered {
-                        // Its registrations run now, as `apply` runs them, then
-                        // the rest of `enter`. The stats count it first (a
-                        // callback may read them). A callback may change
-                        // anything: the loop then comes back to the frame,
-                        // checking its conditions again. The frame's subviews
-                        // keep `s` alive, and this frame holds or shares `d`.
+                    if result != .done {
                         top.pointee.next = i
-                        countPlainEntered(plainEntered)
-                        plainEntered = 0
-                        var entered: VisitFrame?
-                        do {
-                            entered = try s._withUnsafeGuaranteedRef { v in
-                                try d._withUnsafeGuaranteedRef { diff in
-                                    try deliverChange(v, diff.old, diff)
-                                    if v.flags.contains(.hasHostedContent) { try v.hostedContent?.hostTraitsDidUpdate() }
-                                    return try finishEntering(v, change: nil, fastChange: d)
-                                }
-                            }
-                        } catch {
-                            keepPending([s.takeUnretainedValue()] + stack.environments.reversed())
-                            throw error
+                        descend = true
+                        if result == .hasSubviews {
+                            // Visited next, as `enter` would. The frame's subviews keep
+                            // `s` alive, and this frame holds or shares `d`.
+                            let frame = VisitFrame(plainView: s, subviews: s._withUnsafeGuaranteedRef { $0.subviews },
+                                                   changeRef: d)
+                            frame.markPlainSubviewsForTraits()
+                            stack.push(frame)
+                            break
                         }
-                        if let frame = entered.take() { stack.push(frame) }
-                        descend = true
+                        registered = s
                         break
                     }
-                    if result == .hasSubviews {
-                        // Visited next, as `enter` would. The frame's subviews keep
-                        // `s` alive, and this frame holds or shares `d`.
-                        top.pointee.next = i
-                        let frame = VisitFrame(plainView: s, subviews: s._withUnsafeGuaranteedRef { $0.subviews },
-                                               changeRef: d)
-                        frame.markPlainSubviewsForTraits()
-                        stack.push(frame)
-                        descend = true
-                        break
+                }
+                if let s = registered {
+                    // Registered: its registrations run now, as `apply` runs
+                    // them, then the rest of `enter`. The stats count it first
+                    // (a callback may read them). A callback may change
+                    // anything: the loop then comes back to the frame (or to
+                    // `s`'s), checking its conditions again. The frame's
+                    // subviews keep `s` alive, and this frame holds or shares `d`.
+                    countPlainEntered(plainEntered)
+                    plainEntered = 0
+                    var entered: VisitFrame?
+                    do {
+                        try deliverRegistered(s, d)
+                        entered = try s._withUnsafeGuaranteedRef { try finishEntering($0, change: nil, fastChange: d) }
+                    } catch {
+                        keepPending([s.takeUnretainedValue()] + stack.environments.reversed())
+                        throw error
                     }
+                    if let frame = entered.take() { stack.push(frame) }
                 }
                 if descend { continue }
             }
@@ -552,17 +550,19 @@ public final class TraitWorld {
     /// general path handles it), `.hasSubviews` when its subviews come next.
     ///
     /// A subview that would be plain but for its registrations (issue 14,
-    /// fourth round) takes its collection here too, is left as `apply`
-    /// leaves an environment before its callbacks (its children marked, its
-    /// subtree marker set), and gives `.registered`: the caller then runs
-    /// its callbacks (``deliverChange(_:_:_:)``) and the rest of `enter`.
+    /// fourth round) takes its collection here too and gives `.registered`:
+    /// the caller then runs the rest of `apply` (``deliverRegistered(_:_:)``)
+    /// and of `enter`.
     @inline(__always)
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
-        guard TraitWorld.isFast(s), s.isSubview(ofOpaque: change.parent),
+        // Read once: the release below is a call, after which the flags would be read again.
+        let flags = s.flags
+        guard s.pending == .traits && s.kind == .view && TraitWorld.isFast(flags) && s.hostCallbacks & TraitWorld.hostTraitBits == 0,
+              s.isSubview(ofOpaque: change.parent),
               Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
         else { return .notPlain }
         if change.recording && s.changedInUpdate != change.updateNumber {
-            if !s.hasUpdatedTraits {
+            if !flags.contains(.hasUpdatedTraits) {
                 s.previousCollectionRef = nil
             } else {
                 // The first environment to replace a collection records it (general path).
@@ -571,27 +571,43 @@ public final class TraitWorld {
             }
             s.changedInUpdate = change.updateNumber
         }
-        s.hasUpdatedTraits = true
+        s.flags = flags.union(.hasUpdatedTraits)
         // The change holds the previous collection: this release frees nothing.
         change.new._withUnsafeGuaranteedRef { s.traitCollection = $0 }
-        if s.flags.contains(.hasRegistrations) {
-            // As `enter` and `apply` leave it before its callbacks.
-            s.pending = .subtreeTraits
-            markChildrenForTraits(s)
-            return .registered
-        }
+        // (The caller finishes it, ``deliverRegistered(_:_:)``.)
+        if flags.contains(.hasRegistrations) { return .registered }
         // Its traits are done and its subtree is entered now: nothing stays
         // pending (the caller marks its subviews).
         s.pending = []
         return s.subviews.isEmpty ? .done : .hasSubviews
     }
 
+    /// The rest of `apply` and `enter`'s traits step for `s`, which
+    /// `enterPlainSubview` gave its collection and found registered: it is
+    /// left as they leave an environment before its callbacks (its subtree
+    /// marker set, its children marked), then its callbacks run, then its
+    /// hosted content's update. The caller holds `s` and `d` (the change it
+    /// took as it is) and counted `s` in the stats.
+    @inline(never)
+    private func deliverRegistered(_ s: Unmanaged<View>, _ d: Unmanaged<Diff>) throws {
+        try s._withUnsafeGuaranteedRef { v in
+            try d._withUnsafeGuaranteedRef { diff in
+                v.pending = .subtreeTraits
+                markChildrenForTraits(v)
+                try deliverChange(v, diff.old, diff)
+                if v.flags.contains(.hasHostedContent) { try v.hostedContent?.hostTraitsDidUpdate() }
+            }
+        }
+    }
+
     /// What the fast path takes: a plain view (``isPlain(_:)``), or one that
     /// would be plain but for its registrations.
     @inline(__always) private static func isFast(_ s: View) -> Bool {
-        s.pending == .traits && s.kind == .view
-            && s.flags.intersection(.notPlain).isSubset(of: .hasRegistrations)
-            && s.hostCallbacks & TraitWorld.hostTraitBits == 0
+        s.pending == .traits && s.kind == .view && isFast(s.flags) && s.hostCallbacks & TraitWorld.hostTraitBits == 0
+    }
+
+    @inline(__always) private static func isFast(_ flags: EnvironmentFlags) -> Bool {
+        flags.isDisjoint(with: EnvironmentFlags.notPlain.subtracting(.hasRegistrations))
     }
 
     /// What a plain view is to the fast path (`enterPlainSubview`): nothing
