@@ -150,7 +150,8 @@ final class PlainSubviewPathTests: XCTestCase {
             stage = try Stage()
             rng = SeededGenerator(seed: seed &+ 5)
             let world = stage.world
-            world.recordsRecentChanges = true
+            // Both settings: the fast path records recent changes as the general one does.
+            world.recordsRecentChanges = seed % 2 == 1
             if traced { world.tracer = { _ in } }
             theme = try makeTrait("RegisteredTheme", .enumeration(themeEnum), default: .string("standard"))
             try world.registry.register(theme)
@@ -303,7 +304,7 @@ final class PlainSubviewPathTests: XCTestCase {
 
     func testRegisteredViewsOnTheFastPathDoWhatTheGeneralPathDoes() throws {
         var threw = 0, handled = 0
-        for seed in [3, 11, 99, 4096] as [UInt64] {
+        for seed in [3, 10, 99, 4096] as [UInt64] {
             let fast = try RegisteredTwin(traced: false, seed: seed)
             let general = try RegisteredTwin(traced: true, seed: seed)
             assertSame(fast, general, "seed \(seed) after building")
