@@ -383,8 +383,9 @@ public final class TraitWorld {
             if e.pending.isDisjoint(with: markers) { return nil }
             e.pending.subtract(markers)
             if e.kind == .view {
+                // (A leaf's empty array is not copied.)
+                if unsafeDowncast(e, to: View.self).subviews.isEmpty { return nil }
                 let subviews = unsafeDowncast(e, to: View.self).subviews
-                if subviews.isEmpty { return nil }
                 if let fastChange {
                     return VisitFrame(plainView: Unmanaged.passUnretained(unsafeDowncast(e, to: View.self)),
                                       subviews: subviews, changeRef: fastChange)
@@ -744,6 +745,7 @@ public final class TraitWorld {
             e.forEachTraitChild { $0.pending.insert(.traits) }
             return
         }
+        if unsafeDowncast(e, to: View.self).subviews.isEmpty { return }
         unsafeDowncast(e, to: View.self).subviews.withUnsafeBufferPointer { subviews in
             for s in subviews {
                 if s.hasOwningViewController {
