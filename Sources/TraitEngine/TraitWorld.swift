@@ -539,7 +539,7 @@ public final class TraitWorld {
     }
 
     /// What ``visit(_:_:)`` does for most environments of a changed tree, with
-    /// no call out of the engine: `s`, a plain subview (``isPlain(_:)``) of
+    /// no call out of the engine: `s`, a plain subview (``isFast(_:)``) of
     /// `change.parent` still holding `change.old`, the parent's previous
     /// collection, which a change this traversal made replaced by
     /// `change.new`, takes `change.new`, exactly as
@@ -601,22 +601,16 @@ public final class TraitWorld {
         }
     }
 
-    /// What the fast path takes: a plain view (``isPlain(_:)``), or one that
-    /// would be plain but for its registrations.
+    /// What the fast path takes: a plain view (nothing pending but its
+    /// traits, and nothing that the general path would call or check when
+    /// its collection changes), or one that would be plain but for its
+    /// registrations.
     @inline(__always) private static func isFast(_ s: View) -> Bool {
         s.pending == .traits && s.kind == .view && isFast(s.flags) && s.hostCallbacks & TraitWorld.hostTraitBits == 0
     }
 
     @inline(__always) private static func isFast(_ flags: EnvironmentFlags) -> Bool {
         flags.isDisjoint(with: EnvironmentFlags.notPlain.subtracting(.hasRegistrations))
-    }
-
-    /// What a plain view is to the fast path (`enterPlainSubview`): nothing
-    /// pending but its traits, and nothing that the general path would call
-    /// or check when its collection changes.
-    @inline(__always) private static func isPlain(_ s: View) -> Bool {
-        s.pending == .traits && s.kind == .view && s.flags.isDisjoint(with: .notPlain)
-            && s.hostCallbacks & TraitWorld.hostTraitBits == 0
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -944,7 +938,7 @@ public final class TraitWorld {
 /// big tree) and checks each candidate's parent when it reaches it; other
 /// kinds list their trait children. The frame holds that array, so its
 /// elements are read without reference counting; `env` and `changeRef` are
-/// held by `owner` and `change`, or, for a plain subview entered on the fast
+/// held by `owner` and `change`, or, for a subview entered on the fast
 /// path, by the frames below (the subviews array that listed it, and the
 /// frame whose change it took).
 struct VisitFrame {
