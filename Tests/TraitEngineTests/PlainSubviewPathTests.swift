@@ -27,22 +27,7 @@ final class PlainSubviewPathTests: XCTestCase {
             try world.registry.register(theme)
             var rng = SeededGenerator(seed: seed)
             for k in 0..<80 {
-                let parents = [stage.rootView] + views
-                let parent = parents[Int.random(in: 0..<parents.count, using: &rng)]
-                let kind = Int.random(in: 0..<10, using: &rng)
-                let v: View
-                switch kind {
-                case 0:
-                    v = RecordingView(world: world, journal: journal, name: "v\(k)")
-                case 1:
-                    let vc = ViewController(world: world)
-                    try stage.root.addChild(vc)
-                    v = try vc.loadViewIfNeeded()
-                default:
-                    v = View(world: world)
-                }
-                v.name = "v\(k)"
-                try parent.addSubview(v)
+                let (v, kind) = try addRandomView(k, kinds: 10, to: stage, views: views, journal: journal, using: &rng)
                 if kind == 2 {
                     try v.registerForTraitChanges([theme]) { [journal] env, _ in journal.record("\(env.name!).handler") }
                 }
@@ -157,20 +142,7 @@ final class PlainSubviewPathTests: XCTestCase {
             try world.registry.register(theme)
             var shape = SeededGenerator(seed: seed)
             for k in 0..<80 {
-                let parents = [stage.rootView] + views
-                let parent = parents[Int.random(in: 0..<parents.count, using: &shape)]
-                let kind = Int.random(in: 0..<12, using: &shape)
-                let v: View
-                switch kind {
-                case 0: v = RecordingView(world: world, journal: journal, name: "v\(k)")
-                case 1:
-                    let vc = ViewController(world: world)
-                    try stage.root.addChild(vc)
-                    v = try vc.loadViewIfNeeded()
-                default: v = View(world: world)
-                }
-                v.name = "v\(k)"
-                try parent.addSubview(v)
+                let (v, kind) = try addRandomView(k, kinds: 12, to: stage, views: views, journal: journal, using: &shape)
                 switch kind {
                 case 0, 2, 3: try register(v, [theme], "a")
                 case 4:
@@ -397,4 +369,30 @@ final class PlainSubviewPathTests: XCTestCase {
         XCTAssertEqual(stage.world.stats.traitUpdates - before, 4 + 3000)
         XCTAssertFalse(last.needsTraitUpdate)
     }
+}
+
+/// Adds view number `k` of a twin's tree under a parent drawn from `rng` (the
+/// root view or an earlier view), of a kind drawn from `0..<kinds`: 0 a
+/// `RecordingView`, 1 a child controller's view, any other a plain view (the
+/// caller gives the kinds above 1 their registrations and overrides).
+private func addRandomView(_ k: Int, kinds: Int, to stage: Stage, views: [View], journal: Journal,
+                           using rng: inout SeededGenerator) throws -> (View, Int) {
+    let parents = [stage.rootView] + views
+    let parent = parents[Int.random(in: 0..<parents.count, using: &rng)]
+    let kind = Int.random(in: 0..<kinds, using: &rng)
+    let world = stage.world
+    let v: View
+    switch kind {
+    case 0:
+        v = RecordingView(world: world, journal: journal, name: "v\(k)")
+    case 1:
+        let vc = ViewController(world: world)
+        try stage.root.addChild(vc)
+        v = try vc.loadViewIfNeeded()
+    default:
+        v = View(world: world)
+    }
+    v.name = "v\(k)"
+    try parent.addSubview(v)
+    return (v, kind)
 }
