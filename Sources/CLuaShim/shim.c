@@ -527,18 +527,24 @@ void tl_setbox(lua_State *L, int idx, void *payload) {
     }
 }
 
-void tl_box_setslot(lua_State *L, int idx, uint32_t slot) {
-    tl_box *b = tl_checkedbox(L, idx);
-    if (b) b->slot = slot;
-}
-
-uint32_t tl_env_slot_new(lua_State *L) {
-    tl_host *h = tl_gethost(L);
+// A free slot (never 0).
+static uint32_t tl_env_slot_new(tl_host *h) {
     if (h->free_count > 0) return h->free_slots[--h->free_count];
     // More than four billion live objects would take 300 GB: slots are
     // reused long before (0, never handed out, means "no slot").
     if (h->high_slot == UINT32_MAX) h->high_slot = 0;
     return ++h->high_slot;
+}
+
+uint32_t tl_env_adopt(lua_State *L, int t, int u) {
+    t = lua_absindex(L, t);
+    u = lua_absindex(L, u);
+    tl_box *b = tl_checkedbox(L, u);
+    if (!b) return 0;
+    b->slot = tl_env_slot_new(tl_gethost(L));
+    lua_pushvalue(L, u);
+    lua_rawseti(L, t, b->slot);
+    return b->slot;
 }
 
 int tl_env_object(lua_State *L, int t, void *env, uint32_t slot) {
@@ -624,6 +630,32 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+// Lua's lookup rule without calling a function, from the value on top
+// (replaced by the result): a raw get while it is a table, then its
+// metatable's __index while that is a table, at most 64 links. `key` is
+// absolute. Returns the type of what it left.
+__attribute__((always_inline)) static inline int tl_chain_lookup(lua_State *L, int key) {
+    int link = lua_gettop(L);
+    for (int depth = 0; depth < 64; depth++) {
+        if (lua_type(L, link) == LUA_TTABLE) {
+            lua_pushvalue(L, key);
+            int t = lua_rawget(L, link);
+            if (t != LUA_TNIL) { lua_copy(L, -1, link); lua_settop(L, link); return t; }
+            lua_pop(L, 1);
+        }
+        if (!lua_getmetatable(L, link)) break;
+        lua_pushliteral(L, "__index");
+        lua_rawget(L, -2);
+        lua_copy(L, -1, link);
+        lua_settop(L, link);
+        if (lua_type(L, link) != LUA_TTABLE) break;
+    }
+    lua_pushnil(L);
+    lua_copy(L, -1, link);
+    lua_settop(L, link);
+    return LUA_TNIL;
+}
+
 // tl_rawlookup_at for an environment object known to be one (at `u`) and a
 // key that is no "__" name (at `key`): its own field, then its class chain.
 // Pushes the value (or nil) and returns its type.
@@ -636,27 +668,12 @@ static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolut
     }
     lua_pop(L, 1);
     if (!lua_getmetatable(L, u)) { lua_pushnil(L); return LUA_TNIL; }
-    int link = lua_gettop(L);
     lua_pushliteral(L, "__metatable");
-    lua_rawget(L, link);           // the class table
-    lua_copy(L, -1, link);
-    lua_settop(L, link);
-    for (int depth = 0; depth < 64 && lua_type(L, link) == LUA_TTABLE; depth++) {
-        lua_pushvalue(L, key);
-        int t = lua_rawget(L, link);
-        if (t != LUA_TNIL) { lua_copy(L, -1, link); lua_settop(L, link); return t; }
-        lua_pop(L, 1);
-        if (!lua_getmetatable(L, link)) break;
-        lua_pushliteral(L, "__index");
-        lua_rawget(L, -2);
-        lua_copy(L, -1, link);
-        lua_settop(L, link);
-    }
-    lua_settop(L, link);
-    lua_pushnil(L);
-    lua_copy(L, -1, link);
-    lua_settop(L, link);
-    return LUA_TNIL;
+    int t = lua_rawget(L, -2);     // the class table, in the metatable's place
+    lua_copy(L, -1, -2);
+    lua_pop(L, 1);
+    if (t != LUA_TTABLE) { lua_pop(L, 1); lua_pushnil(L); return LUA_TNIL; }
+    return tl_chain_lookup(L, key);
 }
 
 int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref) {
@@ -889,22 +906,7 @@ int tl_rawlookup_at(lua_State *L, int idx, int key) {
         return tl_env_lookup(L, idx, key);
     }
     lua_pushvalue(L, idx);
-    for (int depth = 0; depth < 64; depth++) {
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            lua_pushvalue(L, key);
-            if (lua_rawget(L, -2) != LUA_TNIL) { lua_remove(L, -2); return lua_type(L, -1); }
-            lua_pop(L, 1);
-        }
-        if (!lua_getmetatable(L, -1)) break;
-        lua_pushliteral(L, "__index");
-        lua_rawget(L, -2);
-        lua_remove(L, -2);   // metatable
-        lua_remove(L, -2);   // previous link
-        if (lua_type(L, -1) != LUA_TTABLE) break;
-    }
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    return LUA_TNIL;
+    return tl_chain_lookup(L, key);
 }
 
 int tl_rawlookup(lua_State *L, int idx, const char *key) {

@@ -123,7 +123,8 @@ final class EnvironmentExtras {
 /// An environment's registrations, in the order they were made. Most
 /// environments that have any have one, kept without an array (a 48-byte
 /// chunk per registered view); both cases are one pointer, the enum's tag in
-/// its spare bits (`ObjectLayoutTests`).
+/// its spare bits (`ObjectLayoutTests`; a generic enum of the same shape
+/// gets a tag byte of its own, and so does the registration's `Traits`).
 enum RegistrationList {
     case one(TraitChangeRegistration)
     case many([TraitChangeRegistration])
@@ -132,6 +133,13 @@ enum RegistrationList {
         switch self {
         case .one(let r): return [r]
         case .many(let rs): return rs
+        }
+    }
+
+    var count: Int {
+        switch self {
+        case .one: return 1
+        case .many(let rs): return rs.count
         }
     }
 }
@@ -624,13 +632,7 @@ open class TraitEnvironment: CustomStringConvertible {
         registration.isActive = false
     }
 
-    public var activeRegistrationCount: Int {
-        switch extras?.registrationList {
-        case nil: return 0
-        case .one: return 1
-        case .many(let all): return all.count
-        }
-    }
+    public var activeRegistrationCount: Int { extras?.registrationList?.count ?? 0 }
 
     /// Built-in zero-argument actions that target-action registrations can name.
     public enum BuiltinAction: String, CaseIterable, Sendable {

@@ -558,8 +558,7 @@ public final class TraitWorld {
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
         // Read once: the release below is a call, after which the flags would be read again.
         let flags = s.flags
-        guard s.pending == .traits && s.kind == .view && TraitWorld.isFast(flags) && s.hostCallbacks & TraitWorld.hostTraitBits == 0,
-              s.isSubview(ofOpaque: change.parent),
+        guard TraitWorld.isFast(s, flags), s.isSubview(ofOpaque: change.parent),
               Unmanaged.passUnretained(s.traitCollection).toOpaque() == change.old.toOpaque()
         else { return .notPlain }
         if change.recording && s.changedInUpdate != change.updateNumber {
@@ -605,12 +604,13 @@ public final class TraitWorld {
     /// traits, and nothing that the general path would call or check when
     /// its collection changes), or one that would be plain but for its
     /// registrations.
-    @inline(__always) private static func isFast(_ s: View) -> Bool {
-        s.pending == .traits && s.kind == .view && isFast(s.flags) && s.hostCallbacks & TraitWorld.hostTraitBits == 0
-    }
+    @inline(__always) private static func isFast(_ s: View) -> Bool { isFast(s, s.flags) }
 
-    @inline(__always) private static func isFast(_ flags: EnvironmentFlags) -> Bool {
-        flags.isDisjoint(with: EnvironmentFlags.notPlain.subtracting(.hasRegistrations))
+    /// The same, given `s`'s flags as read.
+    @inline(__always) private static func isFast(_ s: View, _ flags: EnvironmentFlags) -> Bool {
+        s.pending == .traits && s.kind == .view
+            && flags.isDisjoint(with: EnvironmentFlags.notPlain.subtracting(.hasRegistrations))
+            && s.hostCallbacks & TraitWorld.hostTraitBits == 0
     }
 
     /// The host callbacks that make an environment's trait change leave the fast path.
@@ -741,13 +741,18 @@ public final class TraitWorld {
         }
         if unsafeDowncast(e, to: View.self).subviews.isEmpty { return }
         unsafeDowncast(e, to: View.self).subviews.withUnsafeBufferPointer { subviews in
-            for s in subviews {
-                if s.hasOwningViewController {
-                    if let vc = s.owningViewController, vc.inherits(from: e) { vc.pending.insert(.traits) }
-                } else {
-                    s.pending.insert(.traits)   // a subview's superview is this view
-                }
-            }
+            for s in subviews { TraitWorld.markForTraits(s, subviewOf: e) }
+        }
+    }
+
+    /// Marks what subview `s` of `parent` stands for in the trait tree: `s`,
+    /// or the controller owning it when that inherits from `parent`.
+    @inline(__always)
+    static func markForTraits(_ s: View, subviewOf parent: TraitEnvironment) {
+        if s.hasOwningViewController {
+            if let vc = s.owningViewController, vc.inherits(from: parent) { vc.pending.insert(.traits) }
+        } else {
+            s.pending.insert(.traits)   // a subview's superview is this view
         }
     }
 
@@ -1000,15 +1005,9 @@ struct VisitFrame {
     /// Marks the subviews of a plain view's frame for a trait update, as
     /// `updateOwnTraits` marks a changed view's trait children.
     @inline(__always) func markPlainSubviewsForTraits() {
-        for i in 0..<count {
-            subview(at: i)._withUnsafeGuaranteedRef { s in
-                if s.hasOwningViewController {
-                    if let vc = s.owningViewController, vc.inherits(from: env.takeUnretainedValue()) {
-                        vc.pending.insert(.traits)
-                    }
-                } else {
-                    s.pending.insert(.traits)   // a subview's superview is this view
-                }
+        env._withUnsafeGuaranteedRef { parent in
+            for i in 0..<count {
+                subview(at: i)._withUnsafeGuaranteedRef { TraitWorld.markForTraits($0, subviewOf: parent) }
             }
         }
     }

@@ -392,13 +392,7 @@ public final class LuaHost {
         }
         L.setTop(u)
         L.registryGet(refs.objects)
-        // A new slot, also when the environment had one: its previous object
-        // may still await its finalizer, which frees that slot.
-        let slot = tl_env_slot_new(L)
-        env.hostSlot = slot
-        tl_box_setslot(L, u, slot)
-        L.pushValue(u)
-        lua_rawseti(L, -2, lua_Integer(slot))
+        env.hostSlot = tl_env_adopt(L, -1, u)
         L.pop()
         env.isExposed = true
         env.forEachTreeOwner { owner in hold(u, by: owner, true) }

@@ -70,7 +70,7 @@ final class ObjectLayoutTests: XCTestCase {
             views.append(v)
         }
         try stage.world.update()
-        try stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string("dark") }
+        stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string("dark") }
         try stage.world.update()
         for v in views {
             XCTAssertNil(v.extras)
@@ -158,7 +158,7 @@ final class ObjectLayoutTests: XCTestCase {
         var style = "dark"
         func change() throws {
             calls = []
-            try stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string(style) }
+            stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string(style) }
             style = style == "dark" ? "light" : "dark"
             try stage.world.update()
         }
@@ -188,7 +188,7 @@ final class ObjectLayoutTests: XCTestCase {
         try change()
         XCTAssertEqual(calls, [])
         calls = []
-        try stage.screen.setTraits { $0[Sys.displayScale] = .number(2) }
+        stage.screen.setTraits { $0[Sys.displayScale] = .number(2) }
         try stage.world.update()
         XCTAssertEqual(calls, ["s"])
         XCTAssertTrue(s.isActive)
@@ -198,7 +198,7 @@ final class ObjectLayoutTests: XCTestCase {
         XCTAssertTrue(one.traits.count == 1 && one.traits[0] === Sys.displayScale)
         try change()
         XCTAssertEqual(calls, [])
-        try stage.screen.setTraits { $0[Sys.displayScale] = .number(3) }
+        stage.screen.setTraits { $0[Sys.displayScale] = .number(3) }
         try stage.world.update()
         XCTAssertEqual(calls, ["one"])
     }
@@ -277,7 +277,7 @@ final class ObjectLayoutTests: XCTestCase {
         try stage.rootView.addSubview(v)
         XCTAssertEqual(v.hostSlot, 0)
         v.hostSlot = .max
-        try stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string("dark") }
+        stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string("dark") }
         try stage.world.update()
         XCTAssertEqual(v.hostSlot, .max)
         XCTAssertEqual(v.traitCollection[Sys.userInterfaceStyle], .string("dark"))

@@ -74,17 +74,21 @@ final class PlainSubviewPathTests: XCTestCase {
         }
     }
 
+    /// What both twins' views must agree on. Each twin has its own theme
+    /// definition: compare what the collections show.
+    private func assertSameView(_ x: View, _ y: View, _ what: String, file: StaticString, line: UInt) {
+        XCTAssertEqual(x.traitCollection.description, y.traitCollection.description, what, file: file, line: line)
+        XCTAssertEqual(x.traitCollectionBeforeLastUpdate?.description, y.traitCollectionBeforeLastUpdate?.description,
+                       what, file: file, line: line)
+        XCTAssertEqual(x.traitsChangedInLastUpdate.map(\.name), y.traitsChangedInLastUpdate.map(\.name), what,
+                       file: file, line: line)
+        XCTAssertEqual(x.pending.rawValue, y.pending.rawValue, what, file: file, line: line)
+        XCTAssertEqual(x.superview?.name, y.superview?.name, what, file: file, line: line)
+    }
+
     private func assertSame(_ a: Twin, _ b: Twin, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
         for (x, y) in zip(a.views, b.views) {
-            let what = "\(x.name!) \(context)"
-            // Each twin has its own theme definition: compare what the collections show.
-            XCTAssertEqual(x.traitCollection.description, y.traitCollection.description, what, file: file, line: line)
-            XCTAssertEqual(x.traitCollectionBeforeLastUpdate?.description, y.traitCollectionBeforeLastUpdate?.description,
-                           what, file: file, line: line)
-            XCTAssertEqual(x.traitsChangedInLastUpdate.map(\.name), y.traitsChangedInLastUpdate.map(\.name), what,
-                           file: file, line: line)
-            XCTAssertEqual(x.pending.rawValue, y.pending.rawValue, what, file: file, line: line)
-            XCTAssertEqual(x.superview?.name, y.superview?.name, what, file: file, line: line)
+            assertSameView(x, y, "\(x.name!) \(context)", file: file, line: line)
         }
         let s = a.stage.world.stats, t = b.stage.world.stats
         XCTAssertEqual(s, t, context, file: file, line: line)
@@ -260,13 +264,7 @@ final class PlainSubviewPathTests: XCTestCase {
                             file: StaticString = #filePath, line: UInt = #line) {
         for (x, y) in zip(a.views, b.views) {
             let what = "\(x.name!) \(context)"
-            XCTAssertEqual(x.traitCollection.description, y.traitCollection.description, what, file: file, line: line)
-            XCTAssertEqual(x.traitCollectionBeforeLastUpdate?.description, y.traitCollectionBeforeLastUpdate?.description,
-                           what, file: file, line: line)
-            XCTAssertEqual(x.traitsChangedInLastUpdate.map(\.name), y.traitsChangedInLastUpdate.map(\.name), what,
-                           file: file, line: line)
-            XCTAssertEqual(x.pending.rawValue, y.pending.rawValue, what, file: file, line: line)
-            XCTAssertEqual(x.superview?.name, y.superview?.name, what, file: file, line: line)
+            assertSameView(x, y, what, file: file, line: line)
             XCTAssertEqual(x.subviews.map(\.name), y.subviews.map(\.name), what, file: file, line: line)
             XCTAssertEqual(x.activeRegistrationCount, y.activeRegistrationCount, what, file: file, line: line)
         }

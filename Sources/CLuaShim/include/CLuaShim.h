@@ -59,7 +59,7 @@ typedef struct tl_host {
     void (*env_caches_collection)(void *environment);
     int collection_objects_ref;
     int tracking_objects_ref;
-    // Environment objects by slot (weak values; see tl_env_slot_new): the
+    // Environment objects by slot (weak values; see tl_env_adopt): the
     // slots finalizers gave back, and the highest slot handed out.
     int env_objects_ref;
     uint32_t *free_slots;
@@ -138,13 +138,14 @@ int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose objec
 // run while a traversal of the table is under way: it never writes the
 // table). Slot numbers are only hints: an object is taken from a slot only
 // when it is a box of this environment.
-// A free slot (never 0).
-uint32_t tl_env_slot_new(lua_State *L);
+// Puts the environment box at `u` in a free slot of the table at t (a new
+// one, also when its environment had one: that object may still await its
+// finalizer, which frees its own) and returns the slot (never 0), which the
+// box then owns; 0 when `u` is no box.
+uint32_t tl_env_adopt(lua_State *L, int t, int u);
 // Pushes the object at `slot` of the table at t and returns 1 when it is the
 // box of `env`; otherwise pushes nothing and returns 0.
 int tl_env_object(lua_State *L, int t, void *env, uint32_t slot);
-// Makes the box at idx own `slot` (its finalizer frees it).
-void tl_box_setslot(lua_State *L, int idx, uint32_t slot);
 // The __gc metamethod for boxes: calls the Swift release, deferring it when Swift
 // frames are on the stack (a finalizer must not re-enter the engine mid-operation).
 int tl_box_gc(lua_State *L);
