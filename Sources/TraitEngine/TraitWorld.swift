@@ -12,6 +12,15 @@ public protocol TraitWorldDelegate: AnyObject {
     func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws
     /// A lifecycle or rendering callback is due on `env`.
     func environment(_ env: TraitEnvironment, lifecycle: LifecycleEvent) throws
+    /// The registration `env` made with tag `tag`
+    /// (``TraitEnvironment/addTraitChangeRegistration(for:delegateTag:)``) is
+    /// due; false ends it (its handler is gone).
+    func environment(_ env: TraitEnvironment, deliver tag: Int, previous: TraitCollection) throws -> Bool
+}
+
+extension TraitWorldDelegate {
+    /// A delegate that makes no tagged registrations has none to deliver.
+    public func environment(_ env: TraitEnvironment, deliver tag: Int, previous: TraitCollection) throws -> Bool { false }
 }
 
 /// Counters that make the engine's work visible (`ui.stats()`).
@@ -787,7 +796,13 @@ public final class TraitWorld {
         guard r.isActive && r.matches(diff.ids) else { return }
         stats.handlersCalled += 1
         trace(.handlerCalled(e, r.traits.filter { diff.ids.contains($0.id) }))
-        if try !r.delivery(e, old) { e.unregisterForTraitChanges(r) }
+        if try !r.deliver(e, old, in: self) { e.unregisterForTraitChanges(r) }
+    }
+
+    /// Delivers a tagged registration through the delegate.
+    func deliver(_ e: TraitEnvironment, tag: Int, _ previous: TraitCollection) throws -> Bool {
+        if let d = owningDelegate { return try d.environment(e, deliver: tag, previous: previous) }
+        return try delegate?.environment(e, deliver: tag, previous: previous) ?? false
     }
 
     /// `updateTraitsIfNeeded`: updates the environments from the root down to

@@ -8,25 +8,6 @@ final class OverridesBox {
     init(_ env: TraitEnvironment) { self.env = env }
 }
 
-/// The token `registerForTraitChanges` returns.
-///
-/// It names its environment by identity only: a weak reference would give the
-/// environment a side table, and every retain and release of it in an update
-/// would take Swift's slow path (a quarter of a Lua-built tree's update with
-/// one registration per view). Comparing a dead environment's identifier is
-/// harmless: handler ids are unique per host, so dropping one from another
-/// environment's table drops nothing.
-final class RegistrationBox {
-    let registration: TraitChangeRegistration
-    let envID: ObjectIdentifier
-    let id: Int
-    init(_ r: TraitChangeRegistration, env: TraitEnvironment, id: Int) {
-        registration = r
-        envID = ObjectIdentifier(env)
-        self.id = id
-    }
-}
-
 /// Built-in properties of environments, by name. A property's id, what the C
 /// indexer passes to Swift, is its position in `allCases` counted from 1.
 /// Names are raw values, not `String(describing:)`, which goes through
@@ -483,9 +464,9 @@ extension LuaHost {
             ("registerForTraitChanges", { c in try c.host.register(c) }),
             ("unregisterForTraitChanges", { c in
                 let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
-                let token = try c.object(2, RegistrationBox.self, "TraitChangeRegistration")
-                env.unregisterForTraitChanges(token.registration)
-                if token.envID == ObjectIdentifier(env) { c.host.dropHandler(env: 1, id: token.id) }
+                let token = try c.object(2, TraitChangeRegistration.self, "TraitChangeRegistration")
+                // (The token's own environment only: handler ids are per host.)
+                if env.unregisterForTraitChanges(token), let id = token.delegateTag { c.host.dropHandler(env: 1, id: id) }
                 return 0
             }),
             ("updateTraitsIfNeeded", { c in
@@ -631,16 +612,10 @@ extension LuaHost {
         }
         let id = nextHandlerID
         nextHandlerID += 1
-        // Unretained: the host owns the world that calls this (its `close`
-        // tears the world down), and an unowned(unsafe) capture still
-        // retained it for each call (a slow retain once anything refers to
-        // the host weakly, as a traced world or a dynamic color does).
-        let host = Unmanaged.passUnretained(self)
-        let r = try env.addTraitChangeRegistration(for: defs) { env, previous in
-            try host._withUnsafeGuaranteedRef { try $0.deliver(env: env, id: id, previous: previous) }
-        }
+        // The world's delegate (this host) delivers it: no closure per registration.
+        let r = try env.addTraitChangeRegistration(for: defs, delegateTag: id)
         storeHandler(env: 1, id: id, handler: 3)
-        L.pushBox(RegistrationBox(r, env: env, id: id), kind: .registration)
+        L.pushBox(r, kind: .registration)
         L.registryGet(refs.tokenMeta)
         lua_setmetatable(L, -2)
         return 1
@@ -705,7 +680,7 @@ extension LuaHost {
     }
 
     /// Calls a Lua registration. Returns false when its target was collected.
-    private func deliver(env: TraitEnvironment, id: Int, previous: TraitCollection) throws -> Bool {
+    public func environment(_ env: TraitEnvironment, deliver id: Int, previous: TraitCollection) throws -> Bool {
         // A function handler is found and called from C (tl_env_call); the
         // previous collection's object is the recent slot (siblings share it).
         let previousRef = recentSlot(holding: previous)

@@ -89,7 +89,7 @@ extension LuaHost {
             return methodsOnly ? [] : ["name", "default", "type", "identifier", "affectsColorAppearance", "property", "cases", "isOptional", "isSystem"]
         case let e as TraitEnum: return methodsOnly ? [] : ["name", "cases"] + e.cases
         case is ColorBox: return (methodsOnly ? [] : ["red", "green", "blue", "alpha", "hex", "isDynamic"]) + ["resolvedColor"]
-        case is RegistrationBox: return methodsOnly ? [] : ["isActive"]
+        case is TraitChangeRegistration: return methodsOnly ? [] : ["isActive"]
         default: return methodNames(ofObjectAt: i)
         }
     }

@@ -19,13 +19,13 @@ extension LuaHost {
         installTraitMetatables()
         installOverridesMeta()
         refs.tokenMeta = makeMeta(name: "TraitChangeRegistration", index: ("token.index", { c in
-            let t = try c.object(1, RegistrationBox.self, "TraitChangeRegistration")
+            let t = try c.object(1, TraitChangeRegistration.self, "TraitChangeRegistration")
             guard c.L.string(2) == "isActive" else { throw LuaError.message("TraitChangeRegistration has no field '\(c.L.string(2) ?? c.L.typeName(2))'") }
-            c.L.push(t.registration.isActive)
+            c.L.push(t.isActive)
             return 1
         }), methods: [:], newindex: { _ in throw LuaError.message("registrations are read-only") }, tostring: { c in
-            let t = try c.object(1, RegistrationBox.self, "TraitChangeRegistration")
-            c.L.push("TraitChangeRegistration(\(t.registration.isActive ? "active" : "ended"))")
+            let t = try c.object(1, TraitChangeRegistration.self, "TraitChangeRegistration")
+            c.L.push("TraitChangeRegistration(\(t.isActive ? "active" : "ended"))")
             return 1
         })
         installColorMeta()

@@ -513,7 +513,7 @@ public final class LuaHost {
         case is MutableTraitsBox: return "MutableTraits"
         case is OverridesBox: return "TraitOverrides"
         case is ColorBox: return "Color"
-        case is RegistrationBox: return "TraitChangeRegistration"
+        case is TraitChangeRegistration: return "TraitChangeRegistration"
         case let v as SwiftUIView: return v.className
         case is EnvironmentKeyDefinition: return "EnvironmentKey"
         case is HostingConfiguration: return "HostingConfiguration"

@@ -37,8 +37,12 @@ final class ObjectLayoutTests: XCTestCase {
         // A view with an override or a registration pays one 64-byte chunk more.
         XCTAssertLessThanOrEqual(instanceSize(EnvironmentExtras.self), 56)
         XCTAssertEqual(MemoryLayout<RegistrationList?>.size, 8)
-        // A registration is one 64-byte chunk (and, for more than one trait, their array).
-        XCTAssertLessThanOrEqual(instanceSize(TraitChangeRegistration.self), 56)
+        // A registration made with a closure is one 64-byte chunk (and, for
+        // more than one trait, their array); its closure's context is another.
+        XCTAssertLessThanOrEqual(instanceSize(ClosureRegistration.self), 56)
+        // A host's registration (its delegate delivers it by tag) is one
+        // 48-byte chunk and no closure.
+        XCTAssertLessThanOrEqual(instanceSize(DelegateRegistration.self), 40)
     }
     #endif
 

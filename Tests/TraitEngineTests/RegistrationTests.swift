@@ -121,6 +121,58 @@ final class RegistrationTests: XCTestCase {
         XCTAssertEqual(s.rootView.activeRegistrationCount, 0)
     }
 
+    /// A host's registrations: the world's delegate gets each by its tag,
+    /// with the environment and the previous collection; false ends it.
+    func testTheDelegateDeliversTaggedRegistrations() throws {
+        final class Delegate: TraitWorldDelegate {
+            var delivered: [(Int, TraitEnvironment, TraitCollection)] = []
+            var keep = true
+            func environment(_ env: TraitEnvironment, owner: TraitEnvironment?, holds: Bool) {}
+            func environmentDidUpdateTraits(_ env: TraitEnvironment) {}
+            func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {}
+            func environment(_ env: TraitEnvironment, lifecycle: LifecycleEvent) throws {}
+            func environment(_ env: TraitEnvironment, deliver tag: Int, previous: TraitCollection) throws -> Bool {
+                delivered.append((tag, env, previous))
+                return keep
+            }
+        }
+        let s = try Stage()
+        let delegate = Delegate()
+        s.world.delegate = delegate
+        let r = try s.rootView.addTraitChangeRegistration(for: [theme], delegateTag: 7)
+        let other = try s.rootView.addTraitChangeRegistration(for: [Sys.displayScale], delegateTag: 8)
+        XCTAssertEqual(r.delegateTag, 7)
+        let before = s.rootView.traitCollection
+        try s.rootView.setTraitOverride(theme, .string("bold"))
+        try s.world.update()
+        XCTAssertEqual(delegate.delivered.map(\.0), [7], "only the registration for the trait that changed")
+        XCTAssertTrue(delegate.delivered.first?.1 === s.rootView)
+        XCTAssertTrue(delegate.delivered.first?.2 === before)
+        delegate.keep = false
+        try s.rootView.setTraitOverride(theme, .string("pastel"))
+        try s.world.update()
+        try s.rootView.setTraitOverride(theme, .string("bold"))
+        try s.world.update()
+        XCTAssertEqual(delegate.delivered.map(\.0), [7, 7], "a delivery that returns false ends the registration")
+        XCTAssertFalse(r.isActive)
+        XCTAssertTrue(other.isActive)
+        XCTAssertFalse(try s.rootView.registerForTraitChanges([theme]) { _, _ in }.delegateTag != nil)
+        // unregisterForTraitChanges says whether it ended one of this environment's.
+        XCTAssertFalse(s.window.unregisterForTraitChanges(other))
+        XCTAssertTrue(s.rootView.unregisterForTraitChanges(other))
+        XCTAssertFalse(s.rootView.unregisterForTraitChanges(other))
+    }
+
+    /// Without a delegate a tagged registration has no one to deliver it: it ends.
+    func testATaggedRegistrationWithoutADelegateEnds() throws {
+        let s = try Stage()
+        let r = try s.rootView.addTraitChangeRegistration(for: [theme], delegateTag: 1)
+        try s.rootView.setTraitOverride(theme, .string("bold"))
+        try s.world.update()
+        XCTAssertFalse(r.isActive)
+        XCTAssertEqual(s.rootView.activeRegistrationCount, 0)
+    }
+
     func testTheSetNeedsLayoutActionLaysOutInTheSameUpdate() throws {
         let s = try Stage()
         let journal = Journal()
