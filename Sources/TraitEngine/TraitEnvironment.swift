@@ -144,6 +144,17 @@ enum RegistrationList {
     }
 }
 
+/// What an environment keeps beyond the fields every environment has, in one
+/// word (the enum's tag in the pointers' spare bits, `ObjectLayoutTests`):
+/// its extras, or, for the many registered views with nothing else extra,
+/// their one registration alone (a 64-byte chunk less per such view).
+/// ``TraitEnvironment/makeExtras()`` moves a lone registration into new
+/// extras; ``TraitEnvironment/releaseEmptyExtras()`` moves it back out.
+enum ExtraStorage {
+    case extras(EnvironmentExtras)
+    case registration(TraitChangeRegistration)
+}
+
 /// The rarest fields of an environment (see ``EnvironmentExtras``).
 final class EnvironmentDetails {
     var name: String?
@@ -244,8 +255,14 @@ open class TraitEnvironment: CustomStringConvertible {
     @exclusivity(unchecked) var changedInUpdate = 0
 
     public let world: TraitWorld
-    /// Nil for most environments (see ``EnvironmentExtras``).
-    @exclusivity(unchecked) final var extras: EnvironmentExtras?
+    /// Nil for most environments (see ``EnvironmentExtras`` and ``ExtraStorage``).
+    @exclusivity(unchecked) final var extraStorage: ExtraStorage?
+
+    /// The extras; nil when there are none, or only a lone registration.
+    @inline(__always) final var extras: EnvironmentExtras? {
+        if case .extras(let x)? = extraStorage { return x }
+        return nil
+    }
 
     /// The extras, made now if there are none yet.
     @inline(__always) final func makeExtras() -> EnvironmentExtras {
@@ -255,8 +272,18 @@ open class TraitEnvironment: CustomStringConvertible {
 
     @inline(never) private final func makeNewExtras() -> EnvironmentExtras {
         let x = EnvironmentExtras()
-        extras = x
+        if case .registration(let r)? = extraStorage { x.registrationList = .one(r) }
+        extraStorage = .extras(x)
         return x
+    }
+
+    /// The registrations, nil without any.
+    @inline(__always) final var registrationList: RegistrationList? {
+        switch extraStorage {
+        case .registration(let r)?: return .one(r)
+        case .extras(let x)?: return x.registrationList
+        case nil: return nil
+        }
     }
 
     /// The details, made now if there are none yet.
@@ -278,8 +305,11 @@ open class TraitEnvironment: CustomStringConvertible {
             guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.hostedContent == nil else { return }
             x.details = nil
         }
-        if x.overrideEntries.isEmpty, x.registrationList == nil, x.tracked == nil, x.owningViewController == nil {
-            extras = nil
+        guard x.overrideEntries.isEmpty, x.tracked == nil, x.owningViewController == nil else { return }
+        switch x.registrationList {
+        case nil: extraStorage = nil
+        case .one(let r): extraStorage = .registration(r)
+        case .many: break
         }
     }
 
@@ -320,7 +350,7 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// The active registrations, in the order they were made.
     final var registrations: [TraitChangeRegistration] {
-        hasRegistrations ? extras.unsafelyUnwrapped.registrationList?.array ?? [] : []
+        hasRegistrations ? registrationList?.array ?? [] : []
     }
 
     /// SwiftUI content hosted here, updated right after this environment's traits.
@@ -612,6 +642,12 @@ open class TraitEnvironment: CustomStringConvertible {
 
     private func add(_ r: TraitChangeRegistration) throws -> TraitChangeRegistration {
         guard !r.traits.isEmpty else { throw TraitError("Must pass one or more traits to register for") }
+        if extraStorage == nil {
+            // Most registered views: the registration alone, no extras.
+            extraStorage = .registration(r)
+            flags.insert(.hasRegistrations)
+            return r
+        }
         let x = makeExtras()
         switch x.registrationList {
         case nil:
@@ -632,7 +668,15 @@ open class TraitEnvironment: CustomStringConvertible {
     /// environment's and active.
     @discardableResult
     public func unregisterForTraitChanges(_ registration: TraitChangeRegistration) -> Bool {
-        guard hasRegistrations, let x = extras, let list = x.registrationList else { return false }
+        guard hasRegistrations else { return false }
+        if case .registration(let r)? = extraStorage {
+            guard r === registration else { return false }
+            extraStorage = nil
+            flags.remove(.hasRegistrations)
+            registration.isActive = false
+            return true
+        }
+        guard let x = extras, let list = x.registrationList else { return false }
         switch list {
         case .one(let r):
             guard r === registration else { return false }
@@ -644,12 +688,13 @@ open class TraitEnvironment: CustomStringConvertible {
             x.registrationList = nil
             all.remove(at: i)
             x.registrationList = all.count == 1 ? .one(all[0]) : .many(all)
+            if all.count == 1 { releaseEmptyExtras() }
         }
         registration.isActive = false
         return true
     }
 
-    public var activeRegistrationCount: Int { extras?.registrationList?.count ?? 0 }
+    public var activeRegistrationCount: Int { registrationList?.count ?? 0 }
 
     /// Built-in zero-argument actions that target-action registrations can name.
     public enum BuiltinAction: String, CaseIterable, Sendable {

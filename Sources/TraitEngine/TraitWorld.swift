@@ -784,7 +784,7 @@ public final class TraitWorld {
     /// Runs `e`'s registrations for `diff`: those made before the first runs
     /// (this holds them, as an array copy would), each still active when reached.
     private func deliver(_ e: TraitEnvironment, _ old: TraitCollection, _ diff: Diff) throws {
-        switch e.extras?.registrationList {
+        switch e.registrationList {
         case nil: break
         case .one(let r): try deliver(r, e, old, diff)
         case .many(let all): for r in all { try deliver(r, e, old, diff) }

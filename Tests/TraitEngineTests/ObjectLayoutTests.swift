@@ -37,6 +37,7 @@ final class ObjectLayoutTests: XCTestCase {
         // A view with an override or a registration pays one 64-byte chunk more.
         XCTAssertLessThanOrEqual(instanceSize(EnvironmentExtras.self), 56)
         XCTAssertEqual(MemoryLayout<RegistrationList?>.size, 8)
+        XCTAssertEqual(MemoryLayout<ExtraStorage?>.size, 8)
         // A registration made with a closure is one 64-byte chunk (and, for
         // more than one trait, their array); its closure's context is another.
         XCTAssertLessThanOrEqual(instanceSize(ClosureRegistration.self), 56)
@@ -178,7 +179,8 @@ final class ObjectLayoutTests: XCTestCase {
         XCTAssertEqual(calls, ["a", "c"])
         v.unregisterForTraitChanges(a)
         XCTAssertEqual(v.activeRegistrationCount, 1)
-        if case .one(let only)? = v.extras?.registrationList { XCTAssertTrue(only === c) } else { XCTFail("one registration kept alone") }
+        if case .one(let only)? = v.registrationList { XCTAssertTrue(only === c) } else { XCTFail("one registration kept alone") }
+        XCTAssertNil(v.extras, "a lone registration is kept without extras")
         try change()
         XCTAssertEqual(calls, ["c"])
         v.unregisterForTraitChanges(a)   // twice: nothing
@@ -205,6 +207,51 @@ final class ObjectLayoutTests: XCTestCase {
         stage.screen.setTraits { $0[Sys.displayScale] = .number(3) }
         try stage.world.update()
         XCTAssertEqual(calls, ["one"])
+    }
+
+    /// A view whose only extra is one registration keeps it without extras;
+    /// extras made for something else take it in, and give it back when that
+    /// goes. Each form delivers, in registration order.
+    func testALoneRegistrationMovesInAndOutOfTheExtras() throws {
+        let stage = try Stage()
+        let v = View(world: stage.world)
+        try stage.rootView.addSubview(v)
+        try stage.world.update()
+        var calls: [String] = []
+        var style = "dark"
+        func change() throws {
+            calls = []
+            stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string(style) }
+            style = style == "dark" ? "light" : "dark"
+            try stage.world.update()
+        }
+        let a = try v.registerForTraitChanges([Sys.userInterfaceStyle]) { _, _ in calls.append("a") }
+        XCTAssertNil(v.extras)
+        guard case .registration(let alone)? = v.extraStorage, alone === a else { return XCTFail("kept alone") }
+        try change()
+        XCTAssertEqual(calls, ["a"])
+        // Something else extra: the registration moves into the extras.
+        try v.setTraitOverride(Sys.displayScale, .number(3))
+        if case .one(let r)? = v.extras?.registrationList { XCTAssertTrue(r === a) } else { XCTFail("moved into the extras") }
+        try change()
+        XCTAssertEqual(calls, ["a"])
+        let b = try v.registerForTraitChanges([Sys.userInterfaceStyle]) { _, _ in calls.append("b") }
+        try change()
+        XCTAssertEqual(calls, ["a", "b"])
+        // The override goes: two registrations stay in the extras; one more goes: alone again.
+        v.removeTraitOverride(Sys.displayScale)
+        XCTAssertNotNil(v.extras)
+        XCTAssertTrue(v.unregisterForTraitChanges(a))
+        XCTAssertNil(v.extras)
+        guard case .registration(let left)? = v.extraStorage, left === b else { return XCTFail("b kept alone") }
+        try change()
+        XCTAssertEqual(calls, ["b"])
+        XCTAssertFalse(v.unregisterForTraitChanges(a))
+        XCTAssertTrue(v.unregisterForTraitChanges(b))
+        XCTAssertNil(v.extraStorage)
+        XCTAssertTrue(v.flags.isDisjoint(with: .notPlain))
+        try change()
+        XCTAssertEqual(calls, [])
     }
 
     /// A class name other than the default is a number in the object (its
