@@ -676,6 +676,72 @@ static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolut
     return tl_chain_lookup(L, key);
 }
 
+// An environment's lone handler: a registration's function kept as the
+// box's user value itself while the environment has no field table (most
+// registered views: no table for one function). The table made for the
+// first field takes it in, under a key no script can make.
+static char tl_lone_handler_key;
+
+static int tl_is_environment(lua_State *L, int idx);
+
+// Pushes the field table of the environment box at idx, making it (and
+// moving a lone handler into it) when there is none.
+static void tl_env_make_fields(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    int t = lua_getiuservalue(L, idx, 1);
+    if (t == LUA_TTABLE) return;
+    lua_createtable(L, 0, 1);
+    if (t == LUA_TFUNCTION) {
+        lua_pushvalue(L, -2);
+        lua_rawsetp(L, -2, &tl_lone_handler_key);
+    }
+    lua_remove(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, idx, 1);
+}
+
+int tl_env_set_lone_handler(lua_State *L, int idx, int fn) {
+    idx = lua_absindex(L, idx);
+    fn = lua_absindex(L, fn);
+    if (!tl_is_environment(L, idx) || lua_type(L, fn) != LUA_TFUNCTION) return 0;
+    int t = lua_getiuservalue(L, idx, 1);
+    lua_pop(L, 1);
+    if (t != LUA_TNIL) return 0;
+    lua_pushvalue(L, fn);
+    lua_setiuservalue(L, idx, 1);
+    return 1;
+}
+
+int tl_env_push_lone_handler(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (!tl_is_environment(L, idx)) { lua_pushnil(L); return 0; }
+    int t = lua_getiuservalue(L, idx, 1);
+    if (t == LUA_TFUNCTION) return 1;
+    if (t == LUA_TTABLE && lua_rawgetp(L, -1, &tl_lone_handler_key) == LUA_TFUNCTION) {
+        lua_remove(L, -2);
+        return 1;
+    }
+    lua_settop(L, lua_gettop(L) - (t == LUA_TTABLE ? 2 : 1));
+    lua_pushnil(L);
+    return 0;
+}
+
+void tl_env_drop_lone_handler(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (!tl_is_environment(L, idx)) return;
+    int t = lua_getiuservalue(L, idx, 1);
+    lua_pop(L, 1);
+    if (t == LUA_TFUNCTION) {
+        lua_pushnil(L);
+        lua_setiuservalue(L, idx, 1);
+    } else if (t == LUA_TTABLE) {
+        lua_getiuservalue(L, idx, 1);
+        lua_pushnil(L);
+        lua_rawsetp(L, -2, &tl_lone_handler_key);   // (nil: never a new key, no allocation)
+        lua_pop(L, 1);
+    }
+}
+
 int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref) {
     if (!lua_checkstack(L, 10)) return TL_ENV_CALL_SLOW;
     int top = lua_gettop(L);
@@ -688,7 +754,9 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key
         return TL_ENV_CALL_SLOW;   // no object yet: Swift makes it
     }
     int status = TL_ENV_CALL_NONE;
-    if (handler_id > 0) {
+    if (handler_id == TL_LONE_HANDLER) {
+        if (tl_env_push_lone_handler(L, u)) status = LUA_OK;
+    } else if (handler_id > 0) {
         // A function at fields[light userdata id]; else a target-action
         // entry at fields.__handlers[id] (Swift's path), or nothing.
         if (lua_getiuservalue(L, u, 1) == LUA_TTABLE) {
@@ -1006,12 +1074,7 @@ static int tl_env_index(lua_State *L) {
                 if (b && b->payload && b->kind == TL_KIND_COLLECTION) {
                     int object = lua_gettop(L);
                     if (h->env_caches_collection && !tracked) {
-                        if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) {
-                            lua_pop(L, 1);
-                            lua_createtable(L, 0, 1);
-                            lua_pushvalue(L, -1);
-                            lua_setiuservalue(L, 1, 1);
-                        }
+                        tl_env_make_fields(L, 1);
                         lua_pushvalue(L, 2);
                         lua_pushvalue(L, object);
                         lua_rawset(L, -3);
@@ -1272,9 +1335,7 @@ static int tl_env_newindex(lua_State *L) {
     if (lua_getiuservalue(L, 1, 1) != LUA_TTABLE) {
         lua_pop(L, 1);
         if (lua_isnil(L, 3)) return 0;   // clearing a field that was never set
-        lua_createtable(L, 0, 1);
-        lua_pushvalue(L, -1);
-        lua_setiuservalue(L, 1, 1);
+        tl_env_make_fields(L, 1);
     }
     lua_insert(L, 2);
     lua_rawset(L, 2);
@@ -1294,9 +1355,7 @@ int tl_pushfields(lua_State *L, int idx, int create) {
     if (lua_getiuservalue(L, idx, 1) == LUA_TTABLE) return 1;
     lua_pop(L, 1);
     if (!create) { lua_pushnil(L); return 0; }
-    lua_createtable(L, 0, 1);
-    lua_pushvalue(L, -1);
-    lua_setiuservalue(L, idx, 1);
+    tl_env_make_fields(L, idx);
     return 1;
 }
 

@@ -610,11 +610,24 @@ extension LuaHost {
         default:
             throw c.typeError(3, "function or { target =, action = } table")
         }
-        let id = nextHandlerID
-        nextHandlerID += 1
-        // The world's delegate (this host) delivers it: no closure per registration.
-        let r = try env.addTraitChangeRegistration(for: defs, delegateTag: id)
-        storeHandler(env: 1, id: id, handler: 3)
+        // The world's delegate (this host) delivers it: no closure per
+        // registration. A function is kept as the environment's lone handler
+        // when it has no field table yet (no table for one function), else
+        // in the field table under a new id.
+        let r: TraitChangeRegistration
+        if tl_env_set_lone_handler(L, 1, 3) != 0 {
+            do {
+                r = try env.addTraitChangeRegistration(for: defs, delegateTag: Int(TL_LONE_HANDLER))
+            } catch {
+                tl_env_drop_lone_handler(L, 1)
+                throw error
+            }
+        } else {
+            let id = nextHandlerID
+            nextHandlerID += 1
+            r = try env.addTraitChangeRegistration(for: defs, delegateTag: id)
+            storeHandler(env: 1, id: id, handler: 3)
+        }
         L.pushBox(r, kind: .registration)
         L.registryGet(refs.tokenMeta)
         lua_setmetatable(L, -2)
@@ -667,6 +680,7 @@ extension LuaHost {
     }
 
     func dropHandler(env u: Int32, id: Int) {
+        if id == Int(TL_LONE_HANDLER) { return tl_env_drop_lone_handler(L, u) }
         let base = L.top
         defer { L.setTop(base) }
         guard pushFields(u, create: false) else { return }
@@ -695,6 +709,13 @@ extension LuaHost {
         defer { L.setTop(base) }
         push(env)
         let u = L.top
+        if id == Int(TL_LONE_HANDLER) {
+            guard tl_env_push_lone_handler(L, u) != 0 else { return false }
+            L.pushValue(u)
+            push(previous)
+            try call(2)
+            return true
+        }
         guard pushFields(u, create: false) else { return false }
         let f = L.top
         if tl_rawgetp(L, f, LuaHost.handlerKey(id)) == LUA_TFUNCTION {

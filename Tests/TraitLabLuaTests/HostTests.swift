@@ -71,6 +71,112 @@ final class HostTests: XCTestCase {
         XCTAssertEqual(h.world.stats.environments, base)
     }
 
+    /// A view's one function registration is kept without a field table
+    /// (the box's user value is the function); whatever makes the table later
+    /// (a user field, a second registration, a target-action, a cached
+    /// collection) takes it in, and the handler keeps running, in
+    /// registration order, until its own token ends it (SPEC §7:
+    /// "registerForTraitChanges … returns a token"; UIKit calls a view's
+    /// handlers in the order they were registered). Views made with each form
+    /// are collected with their handlers when they capture themselves.
+    func testALoneHandlerKeepsWorkingWhateverComesAfterIt() throws {
+        let h = try host()
+        XCTAssertNil(error(h, """
+        local Theme = traits.define { name = "LoneTheme", default = "a" }
+        local scene = ui.WindowScene {}
+        local window = ui.Window { windowScene = scene }
+        window.rootViewController = ui.ViewController {}
+        local root = window.rootViewController.view
+        local calls = {}
+        local flip = "a"
+        local function change()
+          calls = {}
+          flip = flip == "a" and "b" or "a"
+          scene.traitOverrides.loneTheme = flip
+          ui.update()
+          return table.concat(calls, " ")
+        end
+        local function expect(want)
+          local got = change()
+          if got ~= want then error(string.format("calls %q, expected %q", got, want), 2) end
+        end
+        local function handler(name) return function(view, previous)
+          assert(previous.loneTheme ~= view.traitCollection.loneTheme)
+          calls[#calls + 1] = name
+        end end
+        local function fresh() local v = ui.View {} root:addSubview(v) ui.update() return v end
+
+        -- Alone; ended by its token; a new one is alone again.
+        local v = fresh()
+        local t1 = v:registerForTraitChanges({ Theme }, handler("one"))
+        expect("one")
+        v:unregisterForTraitChanges(t1)
+        assert(not t1.isActive); expect("")
+        local t2 = v:registerForTraitChanges({ Theme }, handler("two"))
+        expect("two")
+        -- A user field makes the table: the handler moves in, the field is kept.
+        v.note = "kept"
+        expect("two"); assert(v.note == "kept")
+        v:unregisterForTraitChanges(t2)
+        expect(""); assert(v.note == "kept")
+
+        -- A second registration, then a target-action, after a lone one: all run, in order.
+        local w = fresh()
+        local ta = w:registerForTraitChanges({ Theme }, handler("first"))
+        local tb = w:registerForTraitChanges({ Theme }, handler("second"))
+        local target = { act = function(self, env) calls[#calls + 1] = "action" end }
+        local tc = w:registerForTraitChanges({ Theme }, { target = target, action = "act" })
+        expect("first second action")
+        w:unregisterForTraitChanges(ta)
+        expect("second action")
+        w:unregisterForTraitChanges(tb)
+        w:unregisterForTraitChanges(tc)
+        expect("")
+
+        -- A token of another view ends nothing here.
+        local x, y = fresh(), fresh()
+        local tx = x:registerForTraitChanges({ Theme }, handler("x"))
+        local ty = y:registerForTraitChanges({ Theme }, handler("y"))
+        y:unregisterForTraitChanges(tx)
+        assert(tx.isActive); expect("x y")
+        x:unregisterForTraitChanges(ty)
+        assert(ty.isActive); expect("x y")
+        x:unregisterForTraitChanges(tx)
+        y:unregisterForTraitChanges(ty)
+        expect("")
+
+        -- A cached collection object makes the table too.
+        local z = fresh()
+        local tz = z:registerForTraitChanges({ Theme }, handler("z"))
+        local _ = z.traitCollection.loneTheme, z.traitCollection.loneTheme
+        expect("z")
+        assert(z.traitCollection.loneTheme == flip)
+        expect("z")
+
+        -- A handler that ends itself runs once.
+        local s = fresh()
+        local ts
+        ts = s:registerForTraitChanges({ Theme }, function() calls[#calls + 1] = "self"; s:unregisterForTraitChanges(ts) end)
+        expect("z self")
+        expect("z")
+
+        -- Views whose handlers capture them are collected.
+        collectgarbage(); collectgarbage()
+        local before = ui.stats().environments
+        local function make()
+          local a = ui.View {}
+          a:registerForTraitChanges({ Theme }, function() return a end)
+          local b = ui.View {}
+          b:registerForTraitChanges({ Theme }, function() return b end)
+          b.note = 1
+          b:registerForTraitChanges({ Theme }, function() return b end)
+        end
+        make()
+        collectgarbage(); collectgarbage()
+        assert(ui.stats().environments == before, "views whose handlers capture them stayed alive")
+        """))
+    }
+
     /// SPEC §5: "An environment is always the same Lua value (`==`, usable as
     /// a table key) for as long as it lives", also as a weak key and when no
     /// Lua variable refers to it (its owner keeps its object). Objects sit in

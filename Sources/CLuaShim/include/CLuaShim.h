@@ -167,8 +167,11 @@ int tl_pcall(lua_State *L, int nargs, int nresults);
 // with the message (and traceback) on top, TL_ENV_CALL_NONE when there is no
 // such function, or TL_ENV_CALL_SLOW when the caller must take its general
 // path (no object yet, a target-action entry, no stack): nothing is pushed then.
+// With handler_id TL_LONE_HANDLER the function is the environment's lone
+// handler (tl_env_set_lone_handler).
 #define TL_ENV_CALL_NONE (-100)
 #define TL_ENV_CALL_SLOW (-101)
+#define TL_LONE_HANDLER (-1)
 int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref);
 // Runs `fn(L, ud)` in protected mode (for raising APIs such as lua_next on foreign
 // tables, luaL_loadbuffer, metamethod-triggering gets). Returns a Lua status.
@@ -284,7 +287,17 @@ void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_inde
 void tl_push_env_newindexer(lua_State *L, int fnid, int props_index);
 // Pushes the field table of the environment at idx (making it when `create`),
 // or nil when there is none or idx is no environment. Returns 1 for a table.
+// A table made here takes in the environment's lone handler.
 int tl_pushfields(lua_State *L, int idx, int create);
+// A registration's function kept without a field table: the function at fn
+// becomes the environment's user value when it has neither a field table nor
+// a lone handler (returns 1; else 0, and nothing changes). The field table
+// made later takes it in. Allocates nothing, so it cannot raise.
+int tl_env_set_lone_handler(lua_State *L, int idx, int fn);
+// Pushes the lone handler of the environment at idx (returns 1), or nil (0).
+int tl_env_push_lone_handler(lua_State *L, int idx);
+// Drops the lone handler of the environment at idx, wherever it is kept.
+void tl_env_drop_lone_handler(lua_State *L, int idx);
 // Like tl_rawlookup with the key at stack index `key`.
 int tl_rawlookup_at(lua_State *L, int idx, int key);
 // luaL_openlibs in protected mode. Returns a Lua status.
