@@ -24,7 +24,9 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     /// Collections created so far (instrumentation: `ui.stats().collectionsCreated`).
     @exclusivity(unchecked) nonisolated(unsafe) public internal(set) static var createdCount = 0
     /// Records trait reads of one collection while automatic trait tracking is on.
-    @exclusivity(unchecked) nonisolated(unsafe) static var tracker: TraitReadTracker?
+    /// Unretained: `TraitEnvironment.tracking` sets it while its frame holds
+    /// the tracker, and puts the outer one back before it lets go.
+    @exclusivity(unchecked) nonisolated(unsafe) static unowned(unsafe) var tracker: TraitReadTracker?
 
     init(canonical entries: [Entry]) {
         self.entries = entries

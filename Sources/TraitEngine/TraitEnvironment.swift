@@ -75,8 +75,34 @@ struct TrackedTraits {
 
 /// Where an environment keeps its ``TrackedTraits`` once it has any.
 final class TrackedTraitsBox {
-    var traits: TrackedTraits
+    @exclusivity(unchecked) var traits: TrackedTraits
     init(_ traits: TrackedTraits) { self.traits = traits }
+
+    /// Whether the `kind` list names a trait whose id is in `ids`. (The lists
+    /// are read in place: a copy of ``traits`` is three retains and releases,
+    /// once per tracked environment in every change.)
+    func lists(_ kind: TrackedTraits.Kind, anyOf ids: [Int]) -> Bool {
+        switch kind {
+        case .layout: return TrackedTraitsBox.hit(traits.layout, ids)
+        case .display: return TrackedTraitsBox.hit(traits.display, ids)
+        case .properties: return TrackedTraitsBox.hit(traits.properties, ids)
+        }
+    }
+
+    /// Whether `tracker` read exactly the `kind` list, in order.
+    func isExactly(_ kind: TrackedTraits.Kind, readBy tracker: TraitReadTracker) -> Bool {
+        switch kind {
+        case .layout: return tracker.readExactly(traits.layout)
+        case .display: return tracker.readExactly(traits.display)
+        case .properties: return tracker.readExactly(traits.properties)
+        }
+    }
+
+    @inline(__always)
+    private static func hit(_ list: [TraitDefinition], _ ids: [Int]) -> Bool {
+        for d in list { for id in ids where id == d.id { return true } }
+        return false
+    }
 }
 
 /// One bit per fact about an environment that an update tests, kept in one
@@ -753,7 +779,7 @@ open class TraitEnvironment: CustomStringConvertible {
                 }
             } else if let box = trackedBox {
                 // Most callbacks read what they read the last time: nothing to store then.
-                if !tracker.readExactly(box.traits[kind]) { tracked[kind] = tracker.read }
+                if !box.isExactly(kind, readBy: tracker) { tracked[kind] = tracker.read }
             } else if tracker.count > 0 {
                 tracked[kind] = tracker.read
             }

@@ -88,8 +88,10 @@ public final class TraitWorld {
     @exclusivity(unchecked) private var appeared: [ViewController] = []
     @exclusivity(unchecked) private var didAppearQueue: [ViewController] = []
     @exclusivity(unchecked) private var didDisappearQueue: [ViewController] = []
-    /// The environment whose tracked callback is running, if any.
-    @exclusivity(unchecked) public internal(set) var trackingEnvironment: TraitEnvironment?
+    /// The environment whose tracked callback is running, if any. Unretained:
+    /// `TraitEnvironment.tracking` sets it to itself for the callback's
+    /// duration and puts the outer one back before it returns.
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var trackingEnvironment: TraitEnvironment?
 
     /// Whether a read of `env.traitCollection` now is tracked: inside a tracked
     /// callback of `env`, or of the view controller whose view `env` is.
@@ -766,14 +768,10 @@ public final class TraitWorld {
     }
 
     private func invalidateTracked(_ e: TraitEnvironment, _ view: View, _ ids: [Int]) {
-        func hit(_ list: [TraitDefinition]) -> Bool {
-            for d in list { for id in ids where id == d.id { return true } }
-            return false
-        }
-        let tracked = e.tracked   // (one copy: each read of the property makes one)
-        if hit(tracked.layout) { view.setNeedsLayout() }
-        if hit(tracked.display) { view.setNeedsDisplay() }
-        if hit(tracked.properties) {
+        guard let box = e.trackedBox else { return }
+        if box.lists(.layout, anyOf: ids) { view.setNeedsLayout() }
+        if box.lists(.display, anyOf: ids) { view.setNeedsDisplay() }
+        if box.lists(.properties, anyOf: ids) {
             if e === view { view.setNeedsUpdateProperties() } else {
                 e.pending.insert(.properties)
                 e.propagateUp(.subtreeProperties)
