@@ -57,50 +57,65 @@ final class ReadingView: View {
     }
 }
 
-func measureSwiftTree(views: Int, variant: TreeVariant, iterations: Int) throws -> (seconds: Double, callbacks: Int, reachedLeaf: Bool) {
-    let tree = try BenchTree(views: variant == .layout ? 0 : views)
-    var called = 0
-    if variant == .layout {
-        // BenchTree's shape, with views of the reading class.
-        ReadingView.theme = tree.theme
-        let rootView = try tree.root.loadViewIfNeeded()
-        var all: [View] = []
-        all.reserveCapacity(views)
-        var parentIndex = -1, children = 0
-        while all.count < views {
-            let parent = parentIndex < 0 ? rootView : all[parentIndex]
-            let v = ReadingView(world: tree.world)
-            try parent.addSubview(v)
-            all.append(v)
-            children += 1
-            if children == 10 { parentIndex += 1; children = 0 }
+/// A Swift-built tree of one variant, ready for root changes.
+final class SwiftTree {
+    /// Counts the handlers' calls (a box of its own: the handlers must not
+    /// capture the tree that holds them).
+    final class Counter { var calls = 0 }
+    let tree: BenchTree
+    let variant: TreeVariant
+    let views: Int
+    /// The deepest view, which every root change must reach.
+    let leaf: View
+    let counter = Counter()
+
+    init(views: Int, variant: TreeVariant) throws {
+        self.variant = variant
+        self.views = views
+        tree = try BenchTree(views: variant == .layout ? 0 : views)
+        switch variant {
+        case .layout:
+            // BenchTree's shape, with views of the reading class.
+            ReadingView.theme = tree.theme
+            let rootView = try tree.root.loadViewIfNeeded()
+            var all: [View] = []
+            all.reserveCapacity(views)
+            var parentIndex = -1, children = 0
+            while all.count < views {
+                let parent = parentIndex < 0 ? rootView : all[parentIndex]
+                let v = ReadingView(world: tree.world)
+                try parent.addSubview(v)
+                all.append(v)
+                children += 1
+                if children == 10 { parentIndex += 1; children = 0 }
+            }
+            leaf = all[all.count - 1]
+            try tree.world.update()
+        case .registration:
+            let counter = self.counter
+            for v in tree.views { try v.registerForTraitChanges([tree.theme]) { _, _ in counter.calls += 1 } }
+            leaf = tree.leaf
+        case .plain:
+            leaf = tree.leaf
         }
-        try tree.world.update()
-        var samples: [Double] = []
-        var reached = true
-        for _ in 0..<iterations {
-            let value = tree.nextTheme()
-            try tree.scene.setTraitOverride(tree.theme, value)
-            ReadingView.reads = 0
-            samples.append(try seconds { try tree.world.update() })
-            called = ReadingView.reads
-            if all[all.count - 1].traitCollection[tree.theme] != value { reached = false }
-        }
-        return (best(samples), called, reached)
     }
-    if variant == .registration {
-        for v in tree.views { try v.registerForTraitChanges([tree.theme]) { _, _ in called += 1 } }
-    }
-    var samples: [Double] = []
-    var reached = true
-    for _ in 0..<iterations {
+
+    /// One root change: its seconds, the callbacks it made (views, for plain
+    /// views) and whether it reached the deepest view.
+    func change() throws -> (seconds: Double, callbacks: Int, reached: Bool) {
         let value = tree.nextTheme()
         try tree.scene.setTraitOverride(tree.theme, value)
-        called = 0
-        samples.append(try seconds { try tree.world.update() })
-        if tree.leaf.traitCollection[tree.theme] != value { reached = false }
+        counter.calls = 0
+        ReadingView.reads = 0
+        let s = try seconds { try tree.world.update() }
+        let callbacks: Int
+        switch variant {
+        case .plain: callbacks = views
+        case .registration: callbacks = counter.calls
+        case .layout: callbacks = ReadingView.reads
+        }
+        return (s, callbacks, leaf.traitCollection[tree.theme] == value)
     }
-    return (best(samples), variant == .plain ? views : called, reached)
 }
 
 // MARK: - Lua-built and plain Lua
@@ -354,38 +369,53 @@ func makeBenchHost() throws -> LuaHost {
     return host
 }
 
-/// One row: the Swift-built tree, the Lua-built tree and the plain-Lua reference.
+/// One row: the Swift-built tree, the Lua-built tree and the plain-Lua
+/// reference. The three trees are built first, then changed in turn, one
+/// tree after the other in each round, so that every ratio compares figures
+/// measured moments apart (this machine's speed drifts by tens of percent
+/// over seconds). Each timed change follows an untimed one of the same tree,
+/// so that each is measured with its own tree in the caches, as when it is
+/// measured alone (the other trees' changes would evict it). The plain-Lua
+/// reference has a Lua state of its own, so neither Lua tree's objects add
+/// to the other's garbage collection.
 func measureTree(views: Int, variant: TreeVariant, iterations: Int) -> TreeFigures {
     var f = TreeFigures(views: views, variant: variant)
     do {
-        let s = try measureSwiftTree(views: views, variant: variant, iterations: iterations)
-        f.swiftBuilt = s.seconds
-        if !s.reachedLeaf { f.reachedLeaf = false }
-
+        let swift = try SwiftTree(views: views, variant: variant)
         let host = try makeBenchHost()
         defer { host.close() }
+        let plainHost = try makeBenchHost()
+        defer { plainHost.close() }
         f.luaBuild = try luaTimed(host, "bench.buildLua(\(views), '\(variant.rawValue)')")
-        var samples: [Double] = []
+        f.plainBuild = try luaTimed(plainHost, "bench.buildPlain(\(views), '\(variant.rawValue)')")
+        func callbacks(_ r: [Substring]) -> Int { variant == .plain ? views : Int(r[variant == .layout ? 1 : 2]) ?? -1 }
+        var swiftSamples: [Double] = [], luaSamples: [Double] = [], plainSamples: [Double] = []
+        var swiftCallbacks = -1
         for _ in 0..<iterations {
-            samples.append(try luaTimed(host, "bench.changeLua()"))
+            _ = try swift.change()
+            let s = try swift.change()
+            swiftSamples.append(s.seconds)
+            swiftCallbacks = s.callbacks
+            if !s.reached { f.reachedLeaf = false }
+
+            _ = try luaTimed(host, "bench.changeLua()")
+            luaSamples.append(try luaTimed(host, "bench.changeLua()"))
             let r = try luaString(host, "bench.luaResult()").split(separator: " ")
             if r.first != "true" { f.reachedLeaf = false }
-            f.callbacksPerChange = variant == .plain ? views : Int(r[variant == .layout ? 1 : 2]) ?? -1
-        }
-        f.luaBuilt = best(samples)
-        _ = try luaTimed(host, "bench.dropLua()")
+            f.callbacksPerChange = callbacks(r)
 
-        f.plainBuild = try luaTimed(host, "bench.buildPlain(\(views), '\(variant.rawValue)')")
-        samples = []
-        for _ in 0..<iterations {
-            samples.append(try luaTimed(host, "bench.changePlain()"))
-            let r = try luaString(host, "bench.plainResult()").split(separator: " ")
-            if r.first != "true" { f.reachedLeaf = false }
-            f.plainCallbacksPerChange = variant == .plain ? views : Int(r[variant == .layout ? 1 : 2]) ?? -1
+            _ = try luaTimed(plainHost, "bench.changePlain()")
+            plainSamples.append(try luaTimed(plainHost, "bench.changePlain()"))
+            let p = try luaString(plainHost, "bench.plainResult()").split(separator: " ")
+            if p.first != "true" { f.reachedLeaf = false }
+            f.plainCallbacksPerChange = callbacks(p)
         }
-        f.plainLua = best(samples)
-        _ = try luaTimed(host, "bench.dropPlain()")
-        if s.callbacks != f.callbacksPerChange { f.error = "Swift-built tree made \(s.callbacks) callbacks, Lua-built \(f.callbacksPerChange)" }
+        f.swiftBuilt = best(swiftSamples)
+        f.luaBuilt = best(luaSamples)
+        f.plainLua = best(plainSamples)
+        _ = try luaTimed(host, "bench.dropLua()")
+        _ = try luaTimed(plainHost, "bench.dropPlain()")
+        if swiftCallbacks != f.callbacksPerChange { f.error = "Swift-built tree made \(swiftCallbacks) callbacks, Lua-built \(f.callbacksPerChange)" }
     } catch {
         f.error = "\(error)"
     }
