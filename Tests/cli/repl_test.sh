@@ -21,6 +21,12 @@ trap 'tmux_ kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" XDG_STATE_HOME="$tmp/state"
 mkdir -p "$HOME"
 unset NO_COLOR LUA_INIT LUA_INIT_5_4 TRAITLAB_PLUGIN_PATH
+# A session that lives as long as the test, so that killing the REPL's
+# session to start the next one never leaves the server without sessions:
+# it would exit while the next `new-session` connects ("server exited
+# unexpectedly", seen under load). Started after the environment is set up:
+# the server keeps the environment it started with.
+tmux_ new-session -d -s keep -x 20 -y 5 "sleep 3600"
 history_file="$XDG_STATE_HOME/traitlab/history"
 
 passed=0
