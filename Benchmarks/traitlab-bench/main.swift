@@ -40,7 +40,7 @@ struct Options {
     var workload: (fib: Int, size: Int) { quick ? (22, 30_000) : (30, 400_000) }
     /// Trees built from Lua (issue 14): sizes, runs, object loops, memory.
     var luaTreeSizes: [Int] { quick ? [1_000, 10_000] : [10_000, 100_000] }
-    func luaTreeIterations(for views: Int) -> Int { quick ? 2 : (views >= 100_000 ? 5 : 9) }
+    func luaTreeIterations(for views: Int) -> Int { quick ? 2 : (views >= 100_000 ? 15 : 25) }
     var luaObjects: Int { quick ? 2_000 : 200_000 }
     var freshViews: Int { quick ? 1_000 : 20_000 }
     var luaMemoryViews: Int { quick ? 10_000 : 1_000_000 }

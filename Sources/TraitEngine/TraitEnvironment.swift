@@ -247,10 +247,19 @@ open class TraitEnvironment: CustomStringConvertible {
     /// names each instance of a Lua subclass after its class), so the name
     /// costs an instance nothing: this fills padding.
     @exclusivity(unchecked) var classNameNumber: UInt16 = 0
-    /// The host's own number for its object of this environment (the Lua
-    /// host's slot in its table of objects); the engine never reads it. It
-    /// fills padding: the object is no larger for it.
-    @exclusivity(unchecked) public var hostSlot: UInt32 = 0
+    /// The update that last changed this environment's collection (see
+    /// ``previousCollection``). A full `Int`, like ``TraitWorld/updateNumber``:
+    /// a narrower counter would wrap, and an environment last changed 2^32
+    /// updates ago would then pass for changed in the current one, its
+    /// unretained ``previousCollection`` long freed.
+    ///
+    /// Where the fields sit matters: the fast path of a root change reads and
+    /// writes the flags, this, the collection, the view's links and the
+    /// previous collection (a host that records recent changes, as the Lua
+    /// host does, writes the last two), which are offsets 16 to 63 of the
+    /// object, so a view spans one or two cache lines of them, never three;
+    /// ``hostSlot`` and what follows are read elsewhere.
+    @exclusivity(unchecked) var changedInUpdate = 0
     /// The collection as of the last update that reached this environment.
     @exclusivity(unchecked) public internal(set) var traitCollection: TraitCollection
     // A view's links (``View/superview``, ``View/subviews``), stored here next
@@ -274,11 +283,9 @@ open class TraitEnvironment: CustomStringConvertible {
         @inline(__always) set { previousCollectionRef = newValue.map { Unmanaged.passUnretained($0) } }
     }
     @exclusivity(unchecked) var previousCollectionRef: Unmanaged<TraitCollection>?
-    /// A full `Int`, like ``TraitWorld/updateNumber``: a narrower counter would
-    /// wrap, and an environment last changed 2^32 updates ago would then pass
-    /// for changed in the current one, its unretained ``previousCollection``
-    /// long freed.
-    @exclusivity(unchecked) var changedInUpdate = 0
+    /// The host's own number for its object of this environment (the Lua
+    /// host's slot in its table of objects); the engine never reads it.
+    @exclusivity(unchecked) public var hostSlot: UInt32 = 0
 
     public let world: TraitWorld
     /// Nil for most environments (see ``EnvironmentExtras`` and ``ExtraStorage``).
