@@ -712,9 +712,8 @@ int tl_env_set_lone_handler(lua_State *L, int idx, int fn) {
     return 1;
 }
 
-int tl_env_push_lone_handler(lua_State *L, int idx) {
-    idx = lua_absindex(L, idx);
-    if (!tl_is_environment(L, idx)) { lua_pushnil(L); return 0; }
+// tl_env_push_lone_handler for a box known to be an environment's.
+static int tl_env_push_lone_handler_of(lua_State *L, int idx) {
     int t = lua_getiuservalue(L, idx, 1);
     if (t == LUA_TFUNCTION) return 1;
     if (t == LUA_TTABLE && lua_rawgetp(L, -1, &tl_lone_handler_key) == LUA_TFUNCTION) {
@@ -724,6 +723,12 @@ int tl_env_push_lone_handler(lua_State *L, int idx) {
     lua_settop(L, lua_gettop(L) - (t == LUA_TTABLE ? 2 : 1));
     lua_pushnil(L);
     return 0;
+}
+
+int tl_env_push_lone_handler(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (!tl_is_environment(L, idx)) { lua_pushnil(L); return 0; }
+    return tl_env_push_lone_handler_of(L, idx);
 }
 
 void tl_env_drop_lone_handler(lua_State *L, int idx) {
@@ -755,7 +760,8 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key
     }
     int status = TL_ENV_CALL_NONE;
     if (handler_id == TL_LONE_HANDLER) {
-        if (tl_env_push_lone_handler(L, u)) status = LUA_OK;
+        // (u is the environment's box: tl_env_object checked it.)
+        if (tl_env_push_lone_handler_of(L, u)) status = LUA_OK;
     } else if (handler_id > 0) {
         // A function at fields[light userdata id]; else a target-action
         // entry at fields.__handlers[id] (Swift's path), or nothing.
