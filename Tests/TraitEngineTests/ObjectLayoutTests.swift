@@ -152,21 +152,13 @@ final class ObjectLayoutTests: XCTestCase {
     /// view's handlers in registration order: `registerForTraitChanges`, WWDC23
     /// "Unleash the UIKit trait system").
     func testRegistrationListForms() throws {
-        let stage = try Stage()
-        let v = View(world: stage.world)
-        try stage.rootView.addSubview(v)
-        try stage.world.update()
-        var calls: [String] = []
+        let f = try FlippingStage()
+        let (stage, v) = (f.stage, f.v)
+        var calls: [String] { f.calls }
         func register(_ tag: String) throws -> TraitChangeRegistration {
-            try v.registerForTraitChanges([Sys.userInterfaceStyle, Sys.displayScale]) { _, _ in calls.append(tag) }
+            try v.registerForTraitChanges([Sys.userInterfaceStyle, Sys.displayScale], handler: f.record(tag))
         }
-        var style = "dark"
-        func change() throws {
-            calls = []
-            stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string(style) }
-            style = style == "dark" ? "light" : "dark"
-            try stage.world.update()
-        }
+        func change() throws { try f.change() }
         let a = try register("a")
         try change()
         XCTAssertEqual(calls, ["a"])
@@ -190,17 +182,17 @@ final class ObjectLayoutTests: XCTestCase {
         XCTAssertEqual(calls, [])
         XCTAssertTrue(v.flags.isDisjoint(with: .notPlain))
         // A trait of the registration that did not change calls nothing; one that did, does.
-        let s = try v.registerForTraitChanges([Sys.horizontalSizeClass, Sys.displayScale]) { _, _ in calls.append("s") }
+        let s = try v.registerForTraitChanges([Sys.horizontalSizeClass, Sys.displayScale], handler: f.record("s"))
         try change()
         XCTAssertEqual(calls, [])
-        calls = []
+        f.calls = []
         stage.screen.setTraits { $0[Sys.displayScale] = .number(2) }
         try stage.world.update()
         XCTAssertEqual(calls, ["s"])
         XCTAssertTrue(s.isActive)
         // One trait (named twice: kept once) is kept without an array.
         v.unregisterForTraitChanges(s)
-        let one = try v.registerForTraitChanges([Sys.displayScale, Sys.displayScale]) { _, _ in calls.append("one") }
+        let one = try v.registerForTraitChanges([Sys.displayScale, Sys.displayScale], handler: f.record("one"))
         XCTAssertTrue(one.traits.count == 1 && one.traits[0] === Sys.displayScale)
         try change()
         XCTAssertEqual(calls, [])
@@ -213,19 +205,11 @@ final class ObjectLayoutTests: XCTestCase {
     /// extras made for something else take it in, and give it back when that
     /// goes. Each form delivers, in registration order.
     func testALoneRegistrationMovesInAndOutOfTheExtras() throws {
-        let stage = try Stage()
-        let v = View(world: stage.world)
-        try stage.rootView.addSubview(v)
-        try stage.world.update()
-        var calls: [String] = []
-        var style = "dark"
-        func change() throws {
-            calls = []
-            stage.screen.setTraits { $0[Sys.userInterfaceStyle] = .string(style) }
-            style = style == "dark" ? "light" : "dark"
-            try stage.world.update()
-        }
-        let a = try v.registerForTraitChanges([Sys.userInterfaceStyle]) { _, _ in calls.append("a") }
+        let f = try FlippingStage()
+        let v = f.v
+        var calls: [String] { f.calls }
+        func change() throws { try f.change() }
+        let a = try v.registerForTraitChanges([Sys.userInterfaceStyle], handler: f.record("a"))
         XCTAssertNil(v.extras)
         guard case .registration(let alone)? = v.extraStorage, alone === a else { return XCTFail("kept alone") }
         try change()
@@ -235,7 +219,7 @@ final class ObjectLayoutTests: XCTestCase {
         if case .one(let r)? = v.extras?.registrationList { XCTAssertTrue(r === a) } else { XCTFail("moved into the extras") }
         try change()
         XCTAssertEqual(calls, ["a"])
-        let b = try v.registerForTraitChanges([Sys.userInterfaceStyle]) { _, _ in calls.append("b") }
+        let b = try v.registerForTraitChanges([Sys.userInterfaceStyle], handler: f.record("b"))
         try change()
         XCTAssertEqual(calls, ["a", "b"])
         // The override goes: two registrations stay in the extras; one more goes: alone again.
@@ -341,5 +325,33 @@ final class ObjectLayoutTests: XCTestCase {
         let world = TraitWorld()
         XCTAssertTrue(Sub(world: world).flags.contains(.isSubclassed))
         XCTAssertFalse(View(world: world).flags.contains(.isSubclassed))
+    }
+}
+
+/// A stage with one plain view under the root view, whose screen's
+/// interface style flips at each ``change()``; handlers made by
+/// ``record(_:)`` note their names in ``calls``, which a change empties first.
+private final class FlippingStage {
+    let stage: Stage
+    let v: View
+    var calls: [String] = []
+    private var style = "dark"
+
+    init() throws {
+        stage = try Stage()
+        v = View(world: stage.world)
+        try stage.rootView.addSubview(v)
+        try stage.world.update()
+    }
+
+    func record(_ name: String) -> (TraitEnvironment, TraitCollection) throws -> Void {
+        { [unowned self] _, _ in self.calls.append(name) }
+    }
+
+    func change() throws {
+        calls = []
+        stage.screen.setTraits { [style] in $0[Sys.userInterfaceStyle] = .string(style) }
+        style = style == "dark" ? "light" : "dark"
+        try stage.world.update()
     }
 }
