@@ -735,16 +735,14 @@ void tl_env_drop_lone_handler(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
     if (!tl_is_environment(L, idx)) return;
     int t = lua_getiuservalue(L, idx, 1);
-    lua_pop(L, 1);
     if (t == LUA_TFUNCTION) {
         lua_pushnil(L);
         lua_setiuservalue(L, idx, 1);
     } else if (t == LUA_TTABLE) {
-        lua_getiuservalue(L, idx, 1);
         lua_pushnil(L);
         lua_rawsetp(L, -2, &tl_lone_handler_key);   // (nil: never a new key, no allocation)
-        lua_pop(L, 1);
     }
+    lua_pop(L, 1);
 }
 
 int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref) {

@@ -797,12 +797,6 @@ public final class TraitWorld {
         if try !r.deliver(e, old, in: self) { e.unregisterForTraitChanges(r) }
     }
 
-    /// Delivers a tagged registration through the delegate.
-    func deliver(_ e: TraitEnvironment, tag: Int, _ previous: TraitCollection) throws -> Bool {
-        if let d = owningDelegate { return try d.environment(e, deliver: tag, previous: previous) }
-        return try delegate?.environment(e, deliver: tag, previous: previous) ?? false
-    }
-
     /// `updateTraitsIfNeeded`: updates the environments from the root down to
     /// `e` and, with `subtree`, everything below `e`, delivering change
     /// callbacks now; layout is left for the next update.

@@ -709,21 +709,18 @@ extension LuaHost {
         defer { L.setTop(base) }
         push(env)
         let u = L.top
-        if id == Int(TL_LONE_HANDLER) {
-            guard tl_env_push_lone_handler(L, u) != 0 else { return false }
+        func callHandler() throws -> Bool {   // (the function on top)
             L.pushValue(u)
             push(previous)
             try call(2)
             return true
+        }
+        if id == Int(TL_LONE_HANDLER) {
+            return tl_env_push_lone_handler(L, u) != 0 ? try callHandler() : false
         }
         guard pushFields(u, create: false) else { return false }
         let f = L.top
-        if tl_rawgetp(L, f, LuaHost.handlerKey(id)) == LUA_TFUNCTION {
-            L.pushValue(u)
-            push(previous)
-            try call(2)
-            return true
-        }
+        if tl_rawgetp(L, f, LuaHost.handlerKey(id)) == LUA_TFUNCTION { return try callHandler() }
         L.pop()
         L.registryGet(refs.keyHandlers)
         guard lua_rawget(L, f) == LUA_TTABLE else { return false }

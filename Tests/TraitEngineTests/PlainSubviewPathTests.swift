@@ -12,7 +12,7 @@ import XCTest
 /// `traitCollectionDidChange`, child controllers' views, a handler that moves
 /// views during the update) so that the two paths alternate within one frame.
 final class PlainSubviewPathTests: XCTestCase {
-    private final class Twin {
+    private final class Twin: TwinWorld {
         let stage: Stage
         let journal = Journal()
         var views: [View] = []
@@ -95,17 +95,30 @@ final class PlainSubviewPathTests: XCTestCase {
         XCTAssertEqual(a.journal.entries, b.journal.entries, context, file: file, line: line)
     }
 
-    func testTheFastPathDoesWhatTheGeneralPathDoes() throws {
-        for seed in [1, 7, 42, 2024] as [UInt64] {
-            let fast = try Twin(traced: false, seed: seed)
-            let general = try Twin(traced: true, seed: seed)
-            assertSame(fast, general, "seed \(seed) after building")
-            var rngA = SeededGenerator(seed: seed &* 31), rngB = SeededGenerator(seed: seed &* 31)
+    /// Builds the twins of each seed, untraced (fast) and traced (general),
+    /// and changes them alike for 40 rounds, comparing them with `same` after
+    /// building and after each round (stopping at the first round whose
+    /// journals differ: `same` reported it); `done` gets the fast twin of
+    /// each seed at the end.
+    private func runTwins<T: TwinWorld>(_ type: T.Type, seeds: [UInt64], changeSeed: UInt64,
+                                        same: (T, T, String) -> Void, done: (T) -> Void) throws {
+        for seed in seeds {
+            let fast = try T(traced: false, seed: seed)
+            let general = try T(traced: true, seed: seed)
+            same(fast, general, "seed \(seed) after building")
+            var rngA = SeededGenerator(seed: seed &* changeSeed), rngB = SeededGenerator(seed: seed &* changeSeed)
             for round in 1...40 {
                 try fast.change(&rngA)
                 try general.change(&rngB)
-                assertSame(fast, general, "seed \(seed) round \(round)")
+                same(fast, general, "seed \(seed) round \(round)")
+                if fast.journal.entries != general.journal.entries { return }
             }
+            done(fast)
+        }
+    }
+
+    func testTheFastPathDoesWhatTheGeneralPathDoes() throws {
+        try runTwins(Twin.self, seeds: [1, 7, 42, 2024], changeSeed: 31, same: { assertSame($0, $1, $2) }) { fast in
             // The runs did take both paths: most environments changed more than once.
             XCTAssertGreaterThan(fast.stage.world.stats.traitUpdates, 40 * fast.views.count / 2)
         }
@@ -126,7 +139,7 @@ final class PlainSubviewPathTests: XCTestCase {
     /// remove overrides, unregister themselves or others, end themselves by
     /// returning false, register more, mark layout and display, and throw.
     /// Each call records the stats as the handler sees them.
-    private final class RegisteredTwin {
+    private final class RegisteredTwin: TwinWorld {
         let stage: Stage
         let journal = Journal()
         var views: [View] = []
@@ -273,21 +286,13 @@ final class PlainSubviewPathTests: XCTestCase {
     }
 
     func testRegisteredViewsOnTheFastPathDoWhatTheGeneralPathDoes() throws {
-        var threw = 0, handled = 0
-        for seed in [3, 10, 99, 4096] as [UInt64] {
-            let fast = try RegisteredTwin(traced: false, seed: seed)
-            let general = try RegisteredTwin(traced: true, seed: seed)
-            assertSame(fast, general, "seed \(seed) after building")
-            var rngA = SeededGenerator(seed: seed &* 17), rngB = SeededGenerator(seed: seed &* 17)
-            for round in 1...40 {
-                try fast.change(&rngA)
-                try general.change(&rngB)
-                assertSame(fast, general, "seed \(seed) round \(round)")
-                if fast.journal.entries != general.journal.entries { return }   // (reported once)
-            }
+        var threw = 0, handled = 0, seeds = 0
+        try runTwins(RegisteredTwin.self, seeds: [3, 10, 99, 4096], changeSeed: 17, same: { assertSame($0, $1, $2) }) { fast in
             threw += fast.journal.entries.filter { $0.hasPrefix("update threw") }.count
             handled += fast.stage.world.stats.handlersCalled
+            seeds += 1
         }
+        guard seeds == 4 else { return }   // (a difference was reported)
         // The runs did exercise the handlers' moves, failures included.
         XCTAssertGreaterThan(threw, 10)
         XCTAssertGreaterThan(handled, 1000)
@@ -393,4 +398,11 @@ private func addRandomView(_ k: Int, kinds: Int, to stage: Stage, views: [View],
     v.name = "v\(k)"
     try parent.addSubview(v)
     return (v, kind)
+}
+
+/// What ``PlainSubviewPathTests``'s twin runs need of a twin world.
+private protocol TwinWorld {
+    var journal: Journal { get }
+    init(traced: Bool, seed: UInt64) throws
+    func change(_ rng: inout SeededGenerator) throws
 }
