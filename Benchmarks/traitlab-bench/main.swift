@@ -66,7 +66,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects --views N [--iterations K]"
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects|lua-fresh-read --views N [--iterations K]"
                   + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
@@ -99,6 +99,17 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
             print("lua-objects collection \(duration(f.collection)) / \(duration(f.plainCollection)) = \(ratio(f.collection / f.plainCollection));"
                   + " modifying \(duration(f.modifying)) / \(duration(f.plainModifying)) = \(ratio(f.modifying / f.plainModifying));"
                   + " first read \(duration(f.freshRead)) / \(duration(f.plainRead)) = \(ratio(f.freshRead / f.plainRead))")
+        } else if name == "lua-fresh-read" {
+            // The first read of each of --views fresh collections, for callgrind.
+            let host = try makeBenchHost()
+            if let e = host.run("bench.buildFresh(\(o.views))", name: "=bench") { throw BenchError(e) }
+            var s = 0.0
+            for _ in 0..<o.iterations {
+                if let e = host.run("bench.freshChange()", name: "=bench") { throw BenchError(e) }
+                s += seconds { measuredRegion { _ = host.run("bench.freshReads()", name: "=bench") } }
+            }
+            print("\(name) views \(o.views) iterations \(o.iterations): \(sig3(s / Double(o.iterations * o.views) * 1e9)) ns/read")
+            host.close()
         } else if name == "spec-files" {
             // --views is the number of files here.
             let f = measureSpecFiles(files: o.views, runs: o.iterations)
