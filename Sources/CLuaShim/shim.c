@@ -259,9 +259,17 @@ static void tl_warn(void *ud, const char *msg, int tocont) {
     continuing = tocont;
 }
 
+// A new host record's id (see tl_host.host_id).
+static uint32_t tl_new_host_id(void) {
+    static uint32_t last;
+    if (++last == 0) last = 1;
+    return last;
+}
+
 lua_State *tl_newstate(size_t limit) {
     tl_host *h = calloc(1, sizeof *h);
     if (!h) return NULL;
+    h->host_id = tl_new_host_id();
     h->limit = limit;
     h->base_alloc = tl_plain_alloc;
     lua_State *L = lua_newstate(limit ? tl_alloc : TL_UNCAPPED_ALLOC, h);
@@ -282,6 +290,7 @@ tl_host *tl_attach(lua_State *L) {
     if (h) return h;
     h = calloc(1, sizeof *h);
     if (!h) return NULL;
+    h->host_id = tl_new_host_id();
     h->base_alloc = lua_getallocf(L, &h->base_ud);
     lua_setallocf(L, tl_alloc, h);
     *(tl_host **)lua_getextraspace(L) = h;
@@ -630,6 +639,21 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+// Pushes one of the keys the lookups use: from its registry reference when
+// the host made one, else from the literal.
+static inline void tl_push_key(lua_State *L, int ref, const char *literal) {
+    if (ref > 0) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TSTRING) return;
+        lua_pop(L, 1);
+    }
+    lua_pushstring(L, literal);
+}
+
+static inline int tl_index_key_ref(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    return h ? h->index_key_ref : 0;
+}
+
 // Lua's lookup rule without calling a function, from the value on top
 // (replaced by the result): a raw get while it is a table, then its
 // metatable's __index while that is a table, at most 64 links. `key` is
@@ -644,7 +668,7 @@ __attribute__((always_inline)) static inline int tl_chain_lookup(lua_State *L, i
             lua_pop(L, 1);
         }
         if (!lua_getmetatable(L, link)) break;
-        lua_pushliteral(L, "__index");
+        tl_push_key(L, tl_index_key_ref(L), "__index");
         lua_rawget(L, -2);
         lua_copy(L, -1, link);
         lua_settop(L, link);
@@ -668,7 +692,8 @@ static int tl_env_lookup(lua_State *L, int u, int key) {   // (u and key absolut
     }
     lua_pop(L, 1);
     if (!lua_getmetatable(L, u)) { lua_pushnil(L); return LUA_TNIL; }
-    lua_pushliteral(L, "__metatable");
+    tl_host *h = tl_gethost(L);
+    tl_push_key(L, h ? h->metatable_key_ref : 0, "__metatable");
     int t = lua_rawget(L, -2);     // the class table, in the metatable's place
     lua_copy(L, -1, -2);
     lua_pop(L, 1);
@@ -1006,6 +1031,24 @@ static void tl_note_recent_tracking(lua_State *L, tl_host *h, void *c) {
     h->recent_tracking = c;
 }
 
+// Pushes collection c's object from the table of objects at t, or nil, and
+// returns whether it is there: by address, or (by_slot) at the slot in its
+// host key, where only a box of c that has that slot counts.
+int tl_collection_object(lua_State *L, int t, void *c, int by_slot, uint64_t key) {
+    t = lua_absindex(L, t);
+    if (!by_slot) return lua_rawgetp(L, t, c) != LUA_TNIL;
+    uint32_t slot = (uint32_t)key;
+    if (slot != 0) {
+        if (lua_rawgeti(L, t, slot) == LUA_TUSERDATA) {
+            tl_box *b = tl_checkedbox(L, -1);
+            if (b && b->payload == c && b->kind == TL_KIND_COLLECTION && b->slot == slot) return 1;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    return 0;
+}
+
 static int tl_env_index(lua_State *L) {
     lua_settop(L, 2);
     int kind = 0;
@@ -1029,10 +1072,17 @@ static int tl_env_index(lua_State *L) {
     // the field table (checked first, above) until the collection changes.
     tl_host *h = tl_gethost(L);
     if (h && h->env_collection) {
-        lua_pushvalue(L, 2);
-        if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER && lua_tointeger(L, 3) == h->trait_collection_property) {
+        // (The interned key itself, or else whatever the table of properties says.)
+        int is_collection = h->trait_collection_key && lua_tostring(L, 2) == h->trait_collection_key;
+        if (is_collection) lua_pushinteger(L, h->trait_collection_property);   // (as the table gives it)
+        else {
+            lua_pushvalue(L, 2);
+            is_collection = lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER && lua_tointeger(L, 3) == h->trait_collection_property;
+        }
+        if (is_collection) {
             int tracked = 0;
-            void *c = h->env_collection(h->swift_host, env, &tracked);
+            uint64_t key = 0;
+            void *c = h->env_collection(h->swift_host, env, &tracked, &key);
             if (tracked && c && c == h->recent_tracking) {
                 // The tracking object served last (views without overrides share it).
                 if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->recent_tracking_ref) == LUA_TUSERDATA) {
@@ -1041,21 +1091,25 @@ static int tl_env_index(lua_State *L) {
                 }
                 lua_pop(L, 1);
             }
-            int objects = tracked ? h->tracking_objects_ref : h->collection_objects_ref;
+            // Where its object is kept: by slot in the table of objects when
+            // this host keys the collection (or nobody does yet), else by address.
+            int by_slot = !tracked && h->set_collection_key && (key == 0 || (uint32_t)(key >> 32) == h->host_id);
+            int objects = tracked ? h->tracking_objects_ref : by_slot ? h->env_objects_ref : h->collection_objects_ref;
             if (c && h->retain_collection && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
-                  && lua_rawgetp(L, -1, c) == LUA_TNIL) {
+                  && !tl_collection_object(L, -1, c, by_slot, key)) {
                 // The collection's first object, made here: a box with the
                 // shared metatable, kept in the weak table of objects. The
                 // allocation may collect garbage and run finalizers, which may
-                // run an update: ask again after it (nothing runs between that
-                // answer and the reference taken).
+                // run an update or make the object: ask again after it (nothing
+                // runs between that answer and the reference taken).
                 int table = lua_gettop(L) - 1;
                 lua_pop(L, 1);
                 tl_box *b = tl_newbox(L, NULL, TL_KIND_COLLECTION, tracked ? 2 : 1);
                 int kind = 0, again = 0;
+                uint64_t key_now = 0;
                 void *now_env = tl_tobox(L, 1, &kind);
-                void *now = now_env == env ? h->env_collection(h->swift_host, env, &again) : NULL;
-                if (now == c && again == tracked && lua_rawgetp(L, table, c) == LUA_TNIL) {
+                void *now = now_env == env ? h->env_collection(h->swift_host, env, &again, &key_now) : NULL;
+                if (now == c && again == tracked && key_now == key && !tl_collection_object(L, table, c, by_slot, key)) {
                     lua_pop(L, 1);
                     h->retain_collection(c);
                     b->payload = c;
@@ -1064,7 +1118,13 @@ static int tl_env_index(lua_State *L) {
                     else
                         lua_pop(L, 1);   // (then no finalizer: the reference is never given back)
                     lua_pushvalue(L, -1);
-                    lua_rawsetp(L, table, c);
+                    if (by_slot) {
+                        b->slot = tl_env_slot_new(h);
+                        lua_rawseti(L, table, b->slot);
+                        h->set_collection_key(c, ((uint64_t)h->host_id << 32) | b->slot);
+                    } else {
+                        lua_rawsetp(L, table, c);
+                    }
                     if (tracked) tl_note_recent_tracking(L, h, c);
                     return 1;
                 }
@@ -1101,7 +1161,7 @@ static int tl_env_index(lua_State *L) {
         if (lua_rawget(L, -2) != LUA_TNIL) return 1;
         lua_pop(L, 1);
         if (!lua_getmetatable(L, -1)) break;
-        lua_pushliteral(L, "__index");
+        tl_push_key(L, h ? h->index_key_ref : 0, "__index");
         lua_rawget(L, -2);
         lua_remove(L, -2);
         lua_remove(L, -2);

@@ -19,6 +19,12 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     /// Non-default values, sorted by definition id.
     public let entries: [Entry]
 
+    /// A host's own key for its object of this collection (the Lua host: its
+    /// id and the object's slot); 0 until a host sets it. The engine never
+    /// reads it. A collection may be shared by every world in the process
+    /// (``empty``), so a host checks the key is its own.
+    @exclusivity(unchecked) public var hostKey: UInt64 = 0
+
     /// The collection with every trait at its default.
     nonisolated(unsafe) public static let empty = TraitCollection(canonical: [])
     /// Collections created so far (instrumentation: `ui.stats().collectionsCreated`).

@@ -95,6 +95,27 @@ public final class TraitWorld {
 
     /// Whether a read of `env.traitCollection` now is tracked: inside a tracked
     /// callback of `env`, or of the view controller whose view `env` is.
+    /// What a host serving `env.traitCollection` needs, in one call that
+    /// counts no references: the collection, unretained (`env` holds it),
+    /// whether a tracked callback must see the read (``tracksReads(of:)``),
+    /// and the collection's ``TraitCollection/hostKey``.
+    public func collectionForHostRead(of env: Unmanaged<TraitEnvironment>, tracked: inout Bool,
+                                      hostKey: inout UInt64) -> Unmanaged<TraitCollection> {
+        env._withUnsafeGuaranteedRef { e in
+            tracked = trackingEnvironment != nil && tracksReads(of: e)
+            let c = Unmanaged.passUnretained(e.traitCollection)
+            hostKey = c._withUnsafeGuaranteedRef { $0.hostKey }
+            return c
+        }
+    }
+
+    /// Whether a read of `tc` now is a tracked callback's read of its own
+    /// environment's collection (which a host may not answer from a cache).
+    public func readIsTracked(in tc: TraitCollection) -> Bool {
+        guard let t = trackingEnvironment else { return false }
+        return t.traitCollection === tc
+    }
+
     public func tracksReads(of env: TraitEnvironment) -> Bool {
         guard let t = trackingEnvironment else { return false }
         if t === env { return true }

@@ -46,7 +46,7 @@ public final class LuaHost {
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
-        var objects: Int32 = LUA_NOREF      // env slot (TraitEnvironment.hostSlot) -> userdata (weak values)
+        var objects: Int32 = LUA_NOREF      // slot (TraitEnvironment.hostSlot, TraitCollection.hostKey) -> environment or collection object (weak values)
         var anchors: Int32 = LUA_NOREF      // userdata -> true, for environments the world holds
         var collectionCache: Int32 = LUA_NOREF  // collection pointer -> table (weak values)
         var definitions: Int32 = LUA_NOREF  // definition pointer -> userdata
@@ -165,10 +165,12 @@ public final class LuaHost {
         // Environment objects of the old world that Lua still holds stop
         // working: no tree may mix two worlds.
         var released: [UnsafeMutableRawPointer] = []
+        // (Collection objects, kept there too, stay valid: a collection is a value.)
         L.registryGet(refs.objects)
         L.pushNil()
         while lua_next(L, -2) != 0 {
-            if let p = tl_tobox(L, -1, nil) {
+            var kind: Int32 = 0
+            if let p = tl_tobox(L, -1, &kind), kind == BoxKind.environment.rawValue {
                 tl_setbox(L, -1, nil)
                 released.append(p)
             }
@@ -270,16 +272,22 @@ public final class LuaHost {
         h.pointee.env_objects_ref = refs.objects
         h.pointee.tracking_objects_ref = refs.trackingCache
         h.pointee.trait_collection_property = lua_Integer(EnvironmentProperty.allCases.firstIndex(of: .traitCollection)! + 1)
-        h.pointee.env_collection = { hostPointer, environment, tracked in
+        h.pointee.env_collection = { hostPointer, environment, tracked, key in
             guard let hostPointer, let environment else { return nil }
             // A box of kind environment holds a retained TraitEnvironment; the
             // host outlives its state. Neither is retained here (a read per call).
             return Unmanaged<LuaHost>.fromOpaque(hostPointer)._withUnsafeGuaranteedRef { host in
-                Unmanaged<TraitEnvironment>.fromOpaque(environment)._withUnsafeGuaranteedRef { env in
-                    tracked?.pointee = host.world.tracksReads(of: env) ? 1 : 0
-                    return Unmanaged.passUnretained(env.traitCollection).toOpaque()
-                }
+                var isTracked = false, hostKey: UInt64 = 0
+                let c = host.world.collectionForHostRead(of: Unmanaged.fromOpaque(environment), tracked: &isTracked,
+                                                         hostKey: &hostKey)
+                tracked?.pointee = isTracked ? 1 : 0
+                key?.pointee = hostKey
+                return c.toOpaque()
             }
+        }
+        h.pointee.set_collection_key = { collection, key in
+            guard let collection else { return }
+            Unmanaged<TraitCollection>.fromOpaque(collection)._withUnsafeGuaranteedRef { $0.hostKey = key }
         }
         h.pointee.env_caches_collection = { environment in
             guard let environment else { return }
@@ -314,7 +322,12 @@ public final class LuaHost {
         L.push("__handlers")
         refs.keyHandlers = L.ref()
         L.push("traitCollection")
+        h.pointee.trait_collection_key = lua_tolstring(L, -1, nil)   // (the registry keeps the string)
         refs.keyTraitCollection = L.ref()
+        L.push("__index")
+        h.pointee.index_key_ref = L.ref()
+        L.push("__metatable")
+        h.pointee.metatable_key_ref = L.ref()
         refs.definitionsByProperty = table(mode: nil)
         h.pointee.definitions_by_property_ref = refs.definitionsByProperty
         refs.callbackKeys = (0..<16).map { bit in
@@ -482,9 +495,14 @@ public final class LuaHost {
     }
 
     private func pushObject(_ tc: TraitCollection, key: UnsafeMutableRawPointer, tracking: Bool) {
-        L.registryGet(tracking ? refs.trackingCache : refs.collectionCache)
+        // A collection object is kept by slot in the table of objects when
+        // this host keys the collection or none does yet (tl_env_index makes
+        // them so too), else by address; a tracking object always by address.
+        let hostID = UInt64(tl_gethost(L)!.pointee.host_id)
+        let bySlot = !tracking && (tc.hostKey == 0 || tc.hostKey >> 32 == hostID)
+        L.registryGet(tracking ? refs.trackingCache : bySlot ? refs.objects : refs.collectionCache)
         // A box whose __gc a script called (debug.getmetatable) is dead: replace it.
-        if tl_rawgetp(L, -1, key) != LUA_TNIL, tl_tobox(L, -1, nil) != nil {
+        if tl_collection_object(L, -1, key, bySlot ? 1 : 0, tc.hostKey) != 0, tl_tobox(L, -1, nil) != nil {
             tl_remove(L, -2)
             return
         }
@@ -493,8 +511,12 @@ public final class LuaHost {
         L.pushBox(tc, kind: .collection, userValues: tracking ? 2 : 1)
         L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
-        L.pushValue(-1)
-        tl_rawsetp(L, objects, key)
+        if bySlot {
+            tc.hostKey = hostID << 32 | UInt64(tl_env_adopt(L, objects, -1))
+        } else {
+            L.pushValue(-1)
+            tl_rawsetp(L, objects, key)
+        }
         tl_remove(L, objects)
     }
 

@@ -272,11 +272,13 @@ extension LuaHost {
 
     /// Forgets cached values of every collection object (definitions changed).
     func clearCollectionCaches() {
-        for ref in [refs.collectionCache, refs.trackingCache] {
+        // (The table of objects keeps environments too.)
+        for ref in [refs.objects, refs.collectionCache, refs.trackingCache] {
             L.registryGet(ref)
             L.pushNil()
             while lua_next(L, -2) != 0 {
-                tl_collection_clear_cache(L, -1)
+                var kind: Int32 = 0
+                if tl_tobox(L, -1, &kind) != nil, kind == BoxKind.collection.rawValue { tl_collection_clear_cache(L, -1) }
                 L.pop()
             }
             L.pop()

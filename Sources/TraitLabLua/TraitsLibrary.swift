@@ -520,9 +520,7 @@ extension LuaHost {
 
     /// Whether a read of `tc` now is a tracked callback's read of its own
     /// collection, which no object may answer from a cache.
-    private func readIsTracked(in tc: TraitCollection) -> Bool {
-        world.trackingEnvironment.map { $0.traitCollection === tc } ?? false
-    }
+    private func readIsTracked(in tc: TraitCollection) -> Bool { world.readIsTracked(in: tc) }
 
     private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }

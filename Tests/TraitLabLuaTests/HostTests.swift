@@ -10,6 +10,15 @@ final class HostTests: XCTestCase {
         try LuaHost(options: options)
     }
 
+    /// Pops the value on top into global `name` (a raw set: nothing runs).
+    private func setGlobal(_ h: LuaHost, _ name: String) {
+        lua_rawgeti(h.L, tl_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        h.L.push(name)
+        lua_rotate(h.L, -3, -1)   // [value, globals, name] -> [globals, name, value]
+        lua_rawset(h.L, -3)
+        h.L.pop()
+    }
+
     /// Runs `code` and returns its error message (nil when it succeeded).
     private func error(_ h: LuaHost, _ code: String) -> String? {
         h.run(code, name: "=test")
@@ -229,6 +238,79 @@ final class HostTests: XCTestCase {
         XCTAssertTrue(h.L.box(-1, as: TraitEnvironment.self) === kept, "a reused slot gave another environment's object")
         h.L.pop(2)
         XCTAssertNil(error(h, "others = nil; root = nil; collectgarbage(); collectgarbage()"))
+    }
+
+    /// A collection's object is kept by slot too (TraitCollection.hostKey:
+    /// the host's id and the slot), whichever side makes it: C on the first
+    /// `view.traitCollection` read, Swift everywhere else. One object per
+    /// collection and host while it lives; a slot its object was collected
+    /// from, reused by a view, never yields the view; and a collection two
+    /// hosts share (keyed by the first) is one object in each.
+    func testCollectionObjectsKeepTheirIdentityBySlotPerHost() throws {
+        let h = try host()
+        // Made in C first, then pushed from Swift (modifyingTraits that
+        // changes nothing returns the collection itself).
+        XCTAssertNil(error(h, """
+        local v = ui.View {}
+        v.traitOverrides.displayScale = 3
+        ui.update()
+        local tc = v.traitCollection
+        assert(rawequal(tc, tc:modifyingTraits(function() end)), "Swift made a second object")
+        fromC = tc
+        """))
+        // Made in Swift first, then read in C.
+        XCTAssertNil(error(h, """
+        local w = ui.Window { windowScene = ui.WindowScene {} }
+        w.rootViewController = ui.ViewController {}
+        view = ui.View {}
+        view.traitOverrides.displayScale = 2
+        w.rootViewController.view:addSubview(view)
+        ui.update()
+        """))
+        lua_rawgeti(h.L, tl_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))
+        h.L.push("view")
+        XCTAssertEqual(lua_rawget(h.L, -2), LUA_TUSERDATA)
+        let view = try XCTUnwrap(h.L.box(-1, as: View.self))
+        h.L.pop(2)
+        XCTAssertEqual(view.traitCollection.hostKey, 0, "no object yet")
+        h.push(view.traitCollection)
+        setGlobal(h, "fromSwift")
+        XCTAssertNotEqual(view.traitCollection.hostKey, 0, "Swift's object took no slot")
+        XCTAssertNil(error(h, """
+        assert(rawequal(fromSwift, view.traitCollection), "C made a second object")
+        assert(fromSwift.displayScale == 2)
+        """))
+        // Its object collected, its slot reused by views: the key still finds
+        // no view, and a new object is made once.
+        XCTAssertNil(error(h, """
+        fromSwift = nil; fromC = nil
+        collectgarbage(); collectgarbage()
+        others = {} for i = 1, 50 do others[i] = ui.View {} end
+        local a, b = view.traitCollection, view.traitCollection
+        assert(rawequal(a, b) and a.displayScale == 2, "not one collection object")
+        """))
+        XCTAssertNotEqual(UInt32(truncatingIfNeeded: view.traitCollection.hostKey), 0)
+
+        // A collection shared by two hosts (another collection pushed in
+        // between, so that neither push is served as the last one pushed).
+        let h2 = try host()
+        let shared = TraitCollection { $0[SystemTraits.displayScale] = .number(5) }
+        let other = TraitCollection { $0[SystemTraits.displayScale] = .number(6) }
+        h.push(shared)
+        let key = shared.hostKey
+        XCTAssertNotEqual(key, 0)
+        for host in [h2, h] {
+            host.push(shared)
+            host.push(other)
+            host.push(shared)
+            XCTAssertEqual(lua_rawequal(host.L, -1, -3), 1, "a host made two objects of one collection")
+            XCTAssertTrue(host.collection(at: -1) === shared)
+            host.L.pop(3)
+        }
+        XCTAssertEqual(shared.hostKey, key, "the second host took over the first one's key")
+        h.L.pop()
+        h2.close()
+        XCTAssertNil(error(h, "view = nil; others = nil; collectgarbage(); collectgarbage()"))
     }
 
     func testMemoryLimitStopsScriptsWithoutCorruptingTheHost() throws {

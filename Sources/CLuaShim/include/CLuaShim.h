@@ -53,7 +53,17 @@ typedef struct tl_host {
     // objects (or of tracking objects); Swift makes the object when missing.
     // *tracked is set when a tracked callback must see the read: the object
     // is then the collection's tracking object (another table, never cached).
-    void *(*env_collection)(void *swift_host, void *environment, int *tracked);
+    // *key is the collection's host key (TraitCollection.hostKey): this
+    // host's id in its high 32 bits and the slot of its object in the table
+    // of objects in the low ones, or another host's, or 0 (see host_id).
+    void *(*env_collection)(void *swift_host, void *environment, int *tracked, uint64_t *key);
+    // Sets a collection's host key (an object made in C took a slot).
+    void (*set_collection_key)(void *collection, uint64_t key);
+    // Tells this host's collection keys from other hosts' (a collection may
+    // be shared by every world in the process: TraitCollection.empty): a
+    // collection keyed by another host has its object in the table of
+    // collection objects by address (collection_objects_ref) instead. Never 0.
+    uint32_t host_id;
     // Notes that the environment's field table caches its collection's object
     // (read a second time), which the host drops when the collection changes.
     void (*env_caches_collection)(void *environment);
@@ -92,6 +102,14 @@ typedef struct tl_host {
     void *pool_pages;
     int collection_meta_ref;        // the shared metatable (template of promoted ones)
     int collection_cache_meta_ref;  // the caches' shared metatable
+    // Keys the C lookups use, kept as registry references (0: not set, then
+    // they are pushed from literals): a rawgeti is a fraction of interning a
+    // literal again on every lookup. trait_collection_key is the text of the
+    // interned string "traitCollection" (short strings are interned, so a
+    // key is that string exactly when lua_tostring gives this pointer).
+    int index_key_ref;
+    int metatable_key_ref;
+    const char *trait_collection_key;
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -116,6 +134,13 @@ void tl_engine_baseline(lua_State *L);
 int tl_engine_charge(lua_State *L, size_t bytes);
 // Bytes the engine holds for the script now (measured); 0 without a cap.
 size_t tl_engine_bytes(lua_State *L);
+
+// ---- Collection objects kept by slot ----
+// Pushes collection c's object from the table of objects at t, or nil, and
+// returns whether it is there: by address (by_slot 0), or at the slot in its
+// host key (see tl_host.host_id), where only a box of c that has that slot
+// counts. A box takes a slot with tl_env_adopt.
+int tl_collection_object(lua_State *L, int t, void *c, int by_slot, uint64_t key);
 
 // ---- Calling into Swift ----
 void tl_pushfunction(lua_State *L, int fnid);
