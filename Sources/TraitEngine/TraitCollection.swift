@@ -23,7 +23,13 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     /// id and the object's slot); 0 until a host sets it. The engine never
     /// reads it. A collection may be shared by every world in the process
     /// (``empty``), so a host checks the key is its own.
-    @exclusivity(unchecked) public var hostKey: UInt64 = 0
+    public var hostKey: UInt64 {
+        // (Accessors compiled here: another module's access to the stored
+        // property would be checked for exclusivity at run time, a call.)
+        get { storedHostKey }
+        set { storedHostKey = newValue }
+    }
+    @exclusivity(unchecked) private var storedHostKey: UInt64 = 0
 
     /// The collection with every trait at its default.
     nonisolated(unsafe) public static let empty = TraitCollection(canonical: [])

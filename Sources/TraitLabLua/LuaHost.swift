@@ -278,8 +278,10 @@ public final class LuaHost {
             // host outlives its state. Neither is retained here (a read per call).
             return Unmanaged<LuaHost>.fromOpaque(hostPointer)._withUnsafeGuaranteedRef { host in
                 var isTracked = false, hostKey: UInt64 = 0
-                let c = host.world.collectionForHostRead(of: Unmanaged.fromOpaque(environment), tracked: &isTracked,
-                                                         hostKey: &hostKey)
+                // (The world, unretained: nothing replaces it during this call.)
+                let c = Unmanaged.passUnretained(host.world)._withUnsafeGuaranteedRef {
+                    $0.collectionForHostRead(of: Unmanaged.fromOpaque(environment), tracked: &isTracked, hostKey: &hostKey)
+                }
                 tracked?.pointee = isTracked ? 1 : 0
                 key?.pointee = hostKey
                 return c.toOpaque()
