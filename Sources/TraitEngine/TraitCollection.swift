@@ -38,7 +38,9 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     /// Records trait reads of one collection while automatic trait tracking is on.
     /// Unretained: `TraitEnvironment.tracking` sets it while its frame holds
     /// the tracker, and puts the outer one back before it lets go.
-    @exclusivity(unchecked) nonisolated(unsafe) static unowned(unsafe) var tracker: TraitReadTracker?
+    /// (Kept as `Unmanaged`: a read of it counts no reference, where a strong
+    /// copy of an `unowned(unsafe)` one is retained and released per trait read.)
+    @exclusivity(unchecked) nonisolated(unsafe) static var tracker: Unmanaged<TraitReadTracker>?
 
     init(canonical entries: [Entry]) {
         self.entries = entries
@@ -63,7 +65,9 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     /// (for hosts that serve values they cached, such as the Lua binding).
     @inline(__always)
     public static func recordRead(of definition: TraitDefinition, in collection: TraitCollection) {
-        if let t = tracker, t.collection === collection || t.viewCollection === collection { t.record(definition) }
+        tracker?._withUnsafeGuaranteedRef { t in
+            if t.collection === collection || t.viewCollection === collection { t.record(definition) }
+        }
     }
 
     /// The value without recording a tracked read.

@@ -768,7 +768,7 @@ open class TraitEnvironment: CustomStringConvertible {
         }
         let outer = TraitCollection.tracker
         let outerEnv = world.trackingEnvironment
-        TraitCollection.tracker = tracker
+        TraitCollection.tracker = Unmanaged.passUnretained(tracker)
         world.trackingEnvironment = self
         defer {
             TraitCollection.tracker = outer
