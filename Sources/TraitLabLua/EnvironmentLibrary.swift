@@ -224,9 +224,9 @@ extension LuaHost {
         L.pop()
         L.registryGet(refs.objects)
         L.forEachPair(-1) {
-            if let env = L.box(-1, as: TraitEnvironment.self), tl_rawlookup(L, -1, name) == LUA_TFUNCTION {
-                env.hostCallbacks |= bit
-            }
+            // (The table keeps collection objects too.)
+            guard let env = L.box(-1, as: TraitEnvironment.self) else { return }
+            if tl_rawlookup(L, -1, name) == LUA_TFUNCTION { env.hostCallbacks |= bit }
             L.pop()
         }
         L.pop()

@@ -242,8 +242,11 @@ extension LuaStatePointer {
         guard lua_type(self, t) == LUA_TTABLE else { return }
         pushNil()
         while lua_next(self, t) != 0 {
-            do { try body() } catch { pop(2); throw error }
-            pop(1)
+            // The key goes back to lua_next as it was, whatever the body left:
+            // a wrong one is an error lua_next raises, through this frame.
+            let value = top
+            do { try body() } catch { lua_settop(self, value - 2); throw error }
+            lua_settop(self, value - 1)
         }
     }
 

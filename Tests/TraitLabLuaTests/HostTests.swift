@@ -313,6 +313,25 @@ final class HostTests: XCTestCase {
         XCTAssertNil(error(h, "view = nil; others = nil; collectgarbage(); collectgarbage()"))
     }
 
+    /// Whatever a body leaves on the stack, `forEachPair` gives `lua_next`
+    /// the key back: a wrong key is an error lua_next raises, which would
+    /// unwind through Swift (a class method added while collection objects
+    /// sat in the table of objects once did that, and leaked environments).
+    func testForEachPairVisitsEveryPairWhateverTheBodyLeaves() throws {
+        let h = try host()
+        let L = h.L
+        XCTAssertNil(h.run("return { a = 1, b = 2, c = 3, d = 4, [10] = 5 }", name: "=test", results: 1))
+        let top = L.top
+        var seen = 0
+        L.forEachPair(-1) {
+            seen += 1
+            if seen % 2 == 0 { L.pop() } else { L.push(true); L.push(false) }   // one short, or two more
+        }
+        XCTAssertEqual(seen, 5, "a pair was skipped or iteration stopped")
+        XCTAssertEqual(L.top, top, "the table stays where it was")
+        L.pop()
+    }
+
     func testMemoryLimitStopsScriptsWithoutCorruptingTheHost() throws {
         var options = LuaHostOptions()
         options.memoryLimit = 8 << 20
