@@ -48,7 +48,7 @@ public final class LuaHost {
     struct Refs {
         var objects: Int32 = LUA_NOREF      // slot (TraitEnvironment.hostSlot, TraitCollection.hostKey) -> environment or collection object (weak values)
         var anchors: Int32 = LUA_NOREF      // userdata -> true, for environments the world holds
-        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> table (weak values)
+        var collectionCache: Int32 = LUA_NOREF  // collection pointer -> object, for collections another host keys (weak values)
         var definitions: Int32 = LUA_NOREF  // definition pointer -> userdata
         var classes: Int32 = LUA_NOREF      // class table -> { name, kind, meta }
         var properties: Int32 = LUA_NOREF   // environment property name -> id

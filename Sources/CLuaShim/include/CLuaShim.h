@@ -49,8 +49,9 @@ typedef struct tl_host {
     unsigned engine_calls;     // Swift calls since the last measurement
     int refused;               // the cap refused an allocation since the last tl_recover
     // `object.traitCollection` served from C (tl_env_index): the environment's
-    // current collection, looked up in the registry table of collection
-    // objects (or of tracking objects); Swift makes the object when missing.
+    // current collection, whose object is looked up by slot in the table of
+    // objects (env_objects_ref), or by address in the table of collection
+    // objects or of tracking objects; made in C when missing.
     // *tracked is set when a tracked callback must see the read: the object
     // is then the collection's tracking object (another table, never cached).
     // *key is the collection's host key (TraitCollection.hostKey): this
@@ -67,7 +68,7 @@ typedef struct tl_host {
     // Notes that the environment's field table caches its collection's object
     // (read a second time), which the host drops when the collection changes.
     void (*env_caches_collection)(void *environment);
-    int collection_objects_ref;
+    int collection_objects_ref;   // by address: collections another host keys (see host_id)
     int tracking_objects_ref;
     // Environment objects by slot (weak values; see tl_env_adopt): the
     // slots finalizers gave back, and the highest slot handed out.
