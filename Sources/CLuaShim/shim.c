@@ -545,23 +545,33 @@ static uint32_t tl_env_slot_new(tl_host *h) {
     return ++h->high_slot;
 }
 
-uint32_t tl_env_adopt(lua_State *L, int t, int u) {
-    t = lua_absindex(L, t);
-    u = lua_absindex(L, u);
-    tl_box *b = tl_checkedbox(L, u);
-    if (!b) return 0;
-    b->slot = tl_env_slot_new(tl_gethost(L));
+// tl_env_adopt for box b at u (t and u absolute).
+static uint32_t tl_slot_adopt(lua_State *L, tl_host *h, int t, int u, tl_box *b) {
+    b->slot = tl_env_slot_new(h);
     lua_pushvalue(L, u);
     lua_rawseti(L, t, b->slot);
     return b->slot;
 }
 
-int tl_env_object(lua_State *L, int t, void *env, uint32_t slot) {
+uint32_t tl_env_adopt(lua_State *L, int t, int u) {
+    t = lua_absindex(L, t);
+    u = lua_absindex(L, u);
+    tl_box *b = tl_checkedbox(L, u);
+    return b ? tl_slot_adopt(L, tl_gethost(L), t, u, b) : 0;
+}
+
+// Pushes the object at `slot` of the table at t and returns 1 when it is a
+// box of `kind` for `payload` that owns that slot; else pushes nothing, 0.
+static int tl_slot_box(lua_State *L, int t, void *payload, int kind, uint32_t slot) {
     if (slot == 0 || lua_rawgeti(L, t, slot) != LUA_TUSERDATA) { if (slot) lua_pop(L, 1); return 0; }
     tl_box *b = tl_checkedbox(L, -1);
-    if (b && b->payload == env && b->kind == TL_KIND_ENVIRONMENT && b->slot == slot) return 1;
+    if (b && b->payload == payload && b->kind == kind && b->slot == slot) return 1;
     lua_pop(L, 1);
     return 0;
+}
+
+int tl_env_object(lua_State *L, int t, void *env, uint32_t slot) {
+    return tl_slot_box(L, t, env, TL_KIND_ENVIRONMENT, slot);
 }
 
 // From a finalizer: the slot goes back to the free list (Lua removed the
@@ -649,17 +659,14 @@ static inline void tl_push_key(lua_State *L, int ref, const char *literal) {
     lua_pushstring(L, literal);
 }
 
-static inline int tl_index_key_ref(lua_State *L) {
-    tl_host *h = tl_gethost(L);
-    return h ? h->index_key_ref : 0;
-}
-
 // Lua's lookup rule without calling a function, from the value on top
 // (replaced by the result): a raw get while it is a table, then its
 // metatable's __index while that is a table, at most 64 links. `key` is
 // absolute. Returns the type of what it left.
 __attribute__((always_inline)) static inline int tl_chain_lookup(lua_State *L, int key) {
     int link = lua_gettop(L);
+    tl_host *h = tl_gethost(L);
+    int index_ref = h ? h->index_key_ref : 0;
     for (int depth = 0; depth < 64; depth++) {
         if (lua_type(L, link) == LUA_TTABLE) {
             lua_pushvalue(L, key);
@@ -668,7 +675,7 @@ __attribute__((always_inline)) static inline int tl_chain_lookup(lua_State *L, i
             lua_pop(L, 1);
         }
         if (!lua_getmetatable(L, link)) break;
-        tl_push_key(L, tl_index_key_ref(L), "__index");
+        tl_push_key(L, index_ref, "__index");
         lua_rawget(L, -2);
         lua_copy(L, -1, link);
         lua_settop(L, link);
@@ -1037,14 +1044,7 @@ static void tl_note_recent_tracking(lua_State *L, tl_host *h, void *c) {
 int tl_collection_object(lua_State *L, int t, void *c, int by_slot, uint64_t key) {
     t = lua_absindex(L, t);
     if (!by_slot) return lua_rawgetp(L, t, c) != LUA_TNIL;
-    uint32_t slot = (uint32_t)key;
-    if (slot != 0) {
-        if (lua_rawgeti(L, t, slot) == LUA_TUSERDATA) {
-            tl_box *b = tl_checkedbox(L, -1);
-            if (b && b->payload == c && b->kind == TL_KIND_COLLECTION && b->slot == slot) return 1;
-        }
-        lua_pop(L, 1);
-    }
+    if (tl_slot_box(L, t, c, TL_KIND_COLLECTION, (uint32_t)key)) return 1;
     lua_pushnil(L);
     return 0;
 }
@@ -1093,7 +1093,7 @@ static int tl_env_index(lua_State *L) {
             }
             // Where its object is kept: by slot in the table of objects when
             // this host keys the collection (or nobody does yet), else by address.
-            int by_slot = !tracked && h->set_collection_key && (key == 0 || (uint32_t)(key >> 32) == h->host_id);
+            int by_slot = !tracked && h->set_collection_key && tl_collection_keyed_here(h, key);
             int objects = tracked ? h->tracking_objects_ref : by_slot ? h->env_objects_ref : h->collection_objects_ref;
             if (c && h->retain_collection && lua_rawgeti(L, LUA_REGISTRYINDEX, objects) == LUA_TTABLE
                   && !tl_collection_object(L, -1, c, by_slot, key)) {
@@ -1117,12 +1117,11 @@ static int tl_env_index(lua_State *L) {
                         lua_setmetatable(L, -2);
                     else
                         lua_pop(L, 1);   // (then no finalizer: the reference is never given back)
-                    lua_pushvalue(L, -1);
                     if (by_slot) {
-                        b->slot = tl_env_slot_new(h);
-                        lua_rawseti(L, table, b->slot);
-                        h->set_collection_key(c, ((uint64_t)h->host_id << 32) | b->slot);
+                        uint32_t slot = tl_slot_adopt(L, h, table, lua_gettop(L), b);
+                        h->set_collection_key(c, ((uint64_t)h->host_id << 32) | slot);
                     } else {
+                        lua_pushvalue(L, -1);
                         lua_rawsetp(L, table, c);
                     }
                     if (tracked) tl_note_recent_tracking(L, h, c);
@@ -1156,16 +1155,7 @@ static int tl_env_index(lua_State *L) {
     }
     // Methods: the class chain, raw.
     lua_pushvalue(L, lua_upvalueindex(2));
-    for (int depth = 0; depth < 64 && lua_type(L, -1) == LUA_TTABLE; depth++) {
-        lua_pushvalue(L, 2);
-        if (lua_rawget(L, -2) != LUA_TNIL) return 1;
-        lua_pop(L, 1);
-        if (!lua_getmetatable(L, -1)) break;
-        tl_push_key(L, h ? h->index_key_ref : 0, "__index");
-        lua_rawget(L, -2);
-        lua_remove(L, -2);
-        lua_remove(L, -2);
-    }
+    if (lua_type(L, -1) == LUA_TTABLE && tl_chain_lookup(L, 2) != LUA_TNIL) return 1;
     lua_settop(L, 2);
     // Properties: Swift gets (object, key, property id).
     lua_pushvalue(L, 2);

@@ -93,8 +93,6 @@ public final class TraitWorld {
     /// duration and puts the outer one back before it returns.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var trackingEnvironment: TraitEnvironment?
 
-    /// Whether a read of `env.traitCollection` now is tracked: inside a tracked
-    /// callback of `env`, or of the view controller whose view `env` is.
     /// What a host serving `env.traitCollection` needs, in one call that
     /// counts no references: the collection, unretained (`env` holds it),
     /// whether a tracked callback must see the read (``tracksReads(of:)``),
@@ -102,7 +100,7 @@ public final class TraitWorld {
     public func collectionForHostRead(of env: Unmanaged<TraitEnvironment>, tracked: inout Bool,
                                       hostKey: inout UInt64) -> Unmanaged<TraitCollection> {
         env._withUnsafeGuaranteedRef { e in
-            tracked = trackingEnvironment != nil && tracksReads(of: e)
+            tracked = tracksReads(of: e)
             let c = Unmanaged.passUnretained(e.traitCollection)
             hostKey = c._withUnsafeGuaranteedRef { $0.hostKey }
             return c
@@ -116,6 +114,8 @@ public final class TraitWorld {
         return t.traitCollection === tc
     }
 
+    /// Whether a read of `env.traitCollection` now is tracked: inside a tracked
+    /// callback of `env`, or of the view controller whose view `env` is.
     public func tracksReads(of env: TraitEnvironment) -> Bool {
         guard let t = trackingEnvironment else { return false }
         if t === env { return true }

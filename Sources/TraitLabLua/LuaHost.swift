@@ -500,8 +500,8 @@ public final class LuaHost {
         // A collection object is kept by slot in the table of objects when
         // this host keys the collection or none does yet (tl_env_index makes
         // them so too), else by address; a tracking object always by address.
-        let hostID = UInt64(tl_gethost(L)!.pointee.host_id)
-        let bySlot = !tracking && (tc.hostKey == 0 || tc.hostKey >> 32 == hostID)
+        let h = tl_gethost(L)!
+        let bySlot = !tracking && tl_collection_keyed_here(h, tc.hostKey) != 0
         L.registryGet(tracking ? refs.trackingCache : bySlot ? refs.objects : refs.collectionCache)
         // A box whose __gc a script called (debug.getmetatable) is dead: replace it.
         if tl_collection_object(L, -1, key, bySlot ? 1 : 0, tc.hostKey) != 0, tl_tobox(L, -1, nil) != nil {
@@ -514,7 +514,7 @@ public final class LuaHost {
         L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         if bySlot {
-            tc.hostKey = hostID << 32 | UInt64(tl_env_adopt(L, objects, -1))
+            tc.hostKey = UInt64(h.pointee.host_id) << 32 | UInt64(tl_env_adopt(L, objects, -1))
         } else {
             L.pushValue(-1)
             tl_rawsetp(L, objects, key)

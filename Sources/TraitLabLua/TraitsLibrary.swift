@@ -514,13 +514,9 @@ extension LuaHost {
     func pushTraitValue(_ tc: TraitCollection, _ d: TraitDefinition, onto L: LuaStatePointer,
                         cacheable: UnsafeMutablePointer<Int32>?) -> Int32 {
         guard L.pushScalar(tc[d]) else { return 0 }
-        cacheable?.pointee = readIsTracked(in: tc) ? 0 : 1
+        cacheable?.pointee = world.readIsTracked(in: tc) ? 0 : 1
         return 1
     }
-
-    /// Whether a read of `tc` now is a tracked callback's read of its own
-    /// collection, which no object may answer from a cache.
-    private func readIsTracked(in tc: TraitCollection) -> Bool { world.readIsTracked(in: tc) }
 
     private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
@@ -530,7 +526,7 @@ extension LuaHost {
         // Immutable values are cached, so the next read of them never leaves
         // the VM (tl_collection_keep). Tables are copied on every read.
         if case .table = v { return 1 }
-        if cache && !readIsTracked(in: tc) { tl_collection_keep(L, 1, 2, L.top) }
+        if cache && !world.readIsTracked(in: tc) { tl_collection_keep(L, 1, 2, L.top) }
         return 1
     }
 

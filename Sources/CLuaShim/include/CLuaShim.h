@@ -137,6 +137,11 @@ int tl_engine_charge(lua_State *L, size_t bytes);
 size_t tl_engine_bytes(lua_State *L);
 
 // ---- Collection objects kept by slot ----
+// Whether a collection with this host key has its object in this host's
+// table of objects by slot: this host keys it, or no host does yet.
+static inline int tl_collection_keyed_here(const tl_host *h, uint64_t key) {
+    return key == 0 || (uint32_t)(key >> 32) == h->host_id;
+}
 // Pushes collection c's object from the table of objects at t, or nil, and
 // returns whether it is there: by address (by_slot 0), or at the slot in its
 // host key (see tl_host.host_id), where only a box of c that has that slot
@@ -164,10 +169,10 @@ int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose objec
 // run while a traversal of the table is under way: it never writes the
 // table). Slot numbers are only hints: an object is taken from a slot only
 // when it is a box of this environment.
-// Puts the environment box at `u` in a free slot of the table at t (a new
-// one, also when its environment had one: that object may still await its
-// finalizer, which frees its own) and returns the slot (never 0), which the
-// box then owns; 0 when `u` is no box.
+// Puts the box at `u` (an environment's, or a collection's kept by slot) in a
+// free slot of the table at t (a new one, also when its object had one: that
+// box may still await its finalizer, which frees its own) and returns the
+// slot (never 0), which the box then owns; 0 when `u` is no box.
 uint32_t tl_env_adopt(lua_State *L, int t, int u);
 // Pushes the object at `slot` of the table at t and returns 1 when it is the
 // box of `env`; otherwise pushes nothing and returns 0.
