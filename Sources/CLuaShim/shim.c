@@ -635,11 +635,21 @@ void tl_recover(lua_State *L) {
     if (lua_gc(L, LUA_GCCOLLECT) >= 0) tl_engine_measure(h);
 }
 
-int tl_pcall(lua_State *L, int nargs, int nresults) {
+// The message handler for Lua code Swift calls on a script's behalf
+// (callbacks, handlers, mutation functions): a message gets its traceback
+// (tl_msghandler); any other error value (a table such as a luassert
+// failure, a number, an object with __tostring) is kept as it is, so the
+// code that called ui.update() gets the very value raised, as pcall would.
+static int tl_callback_msghandler(lua_State *L) {
+    if (lua_type(L, 1) != LUA_TSTRING) return 1;
+    return tl_msghandler(L);
+}
+
+static int tl_pcall_with(lua_State *L, int nargs, int nresults, lua_CFunction handler) {
     tl_recover(L);
     tl_host *h = tl_gethost(L);
     int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, tl_msghandler);
+    lua_pushcfunction(L, handler);
     lua_insert(L, base);
     int saved = h->in_swift;
     h->in_swift = 0;
@@ -647,6 +657,14 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     h->in_swift = saved;
     lua_remove(L, base);
     return status;
+}
+
+int tl_pcall(lua_State *L, int nargs, int nresults) {
+    return tl_pcall_with(L, nargs, nresults, tl_msghandler);
+}
+
+int tl_pcall_callback(lua_State *L, int nargs, int nresults) {
+    return tl_pcall_with(L, nargs, nresults, tl_callback_msghandler);
 }
 
 // Pushes one of the keys the lookups use: from its registry reference when
@@ -783,7 +801,7 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key
     int handler = top + 1, u = top + 3;
     // [handler, objects, u, ... fn]: what the lookups leave stays below the
     // function until the call returns (fewer stack moves than tidying up).
-    lua_pushcfunction(L, tl_msghandler);
+    lua_pushcfunction(L, tl_callback_msghandler);
     if (lua_rawgeti(L, LUA_REGISTRYINDEX, objects_ref) != LUA_TTABLE || !tl_env_object(L, -1, env, slot)) {
         lua_settop(L, top);
         return TL_ENV_CALL_SLOW;   // no object yet: Swift makes it

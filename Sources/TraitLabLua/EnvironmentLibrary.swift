@@ -703,7 +703,7 @@ extension LuaHost {
         case LUA_OK: return true
         case TL_ENV_CALL_NONE: return false
         case TL_ENV_CALL_SLOW: break
-        default: throw LuaError.raised(popError())
+        default: throw popErrorValue()
         }
         let base = L.top
         defer { L.setTop(base) }

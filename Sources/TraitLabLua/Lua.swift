@@ -14,10 +14,15 @@ public enum LuaError: Error {
     case message(String)
     /// A complete error message (already positioned, with a traceback) raised as is.
     case raised(String)
+    /// Any other error value Lua code raised (a table such as a luassert
+    /// failure, a number, an object with `__tostring`), kept by the host
+    /// (``LuaHost/popErrorValue()``) and raised again as that very value.
+    /// `description` stands for it where text is needed.
+    case value(serial: Int, description: String)
 
     public var text: String {
         switch self {
-        case .message(let m), .raised(let m): return m
+        case .message(let m), .raised(let m), .value(_, let m): return m
         }
     }
 }
@@ -99,6 +104,9 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
             return TL_RAISE_WHERE
         case .raised(let m):
             L.push(m)
+            return TL_RAISE_VALUE
+        case .value(let serial, let description):
+            host.pushErrorValue(serial: serial, description: description)
             return TL_RAISE_VALUE
         }
     } catch let e as TraitError {

@@ -57,6 +57,7 @@ public final class LuaHost {
         var collectionCacheMeta: Int32 = LUA_NOREF     // shared by promoted objects' caches
         var trackingCache: Int32 = LUA_NOREF    // collection pointer -> tracking object (weak values)
         var recentCollection: Int32 = LUA_NOREF // the object of the collection pushed last (a strong slot)
+        var errorValue: Int32 = LUA_NOREF       // the error value in flight through Swift (LuaError.value)
         // Interned keys for the update-time paths (no Swift string conversion).
         var keyHandlers: Int32 = LUA_NOREF      // "__handlers"
         var definitionsByProperty: Int32 = LUA_NOREF  // property name -> definition userdata
@@ -319,6 +320,8 @@ public final class LuaHost {
         }
         L.push(true)
         refs.recentCollection = L.ref()
+        L.push(false)
+        refs.errorValue = L.ref()
         L.push(true)
         h.pointee.recent_tracking_ref = L.ref()
         L.push("__handlers")
@@ -365,10 +368,43 @@ public final class LuaHost {
     }
 
     /// Calls the function below `nargs` arguments in protected mode, turning a
-    /// Lua error into a Swift error carrying the message and traceback.
+    /// Lua error into a Swift error: a message with its traceback, or the
+    /// value raised, kept to be raised again as it is (``popErrorValue()``).
     func call(_ nargs: Int32, results: Int32 = 0) throws {
-        if tl_pcall(L, nargs, results) != LUA_OK {
-            throw LuaError.raised(popError())
+        if tl_pcall_callback(L, nargs, results) != LUA_OK {
+            throw popErrorValue()
+        }
+    }
+
+    /// The value raised by the last Lua error (kept while `errorSerial` is its own).
+    private var errorSerial = 0
+
+    /// Pops the error value on top of the stack as a Swift error. A message
+    /// is carried as text; any other value is kept in the host's slot for the
+    /// error in flight, so that when the error reaches Lua again it is that
+    /// very value (`pcall(ui.update)` returns the table a handler raised, and
+    /// busted tells a failed assertion from an error). The slot holds one
+    /// value: a later error takes it, and the earlier one is then raised as
+    /// its description.
+    func popErrorValue() -> LuaError {
+        if lua_type(L, -1) == LUA_TSTRING { return .raised(popError()) }
+        let description = "(error object is a \(L.typeName(-1)) value)"
+        // (Setting a key the registry has allocates nothing, so cannot raise.)
+        lua_rawseti(L, tl_registryindex(), lua_Integer(refs.errorValue))
+        errorSerial &+= 1
+        return .value(serial: errorSerial, description: description)
+    }
+
+    /// Pushes the value of a ``LuaError/value(serial:description:)`` error:
+    /// the value itself while the slot still holds it (then emptied), else its description.
+    func pushErrorValue(serial: Int, description: String) {
+        if serial == errorSerial {
+            L.registryGet(refs.errorValue)
+            L.push(false)
+            lua_rawseti(L, tl_registryindex(), lua_Integer(refs.errorValue))
+            errorSerial &+= 1
+        } else {
+            L.push(description)
         }
     }
 
@@ -607,7 +643,7 @@ extension LuaHost: TraitWorldDelegate {
                            refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
         case LUA_OK, TL_ENV_CALL_NONE: return true
         case TL_ENV_CALL_SLOW: return false
-        default: throw LuaError.raised(popError())
+        default: throw popErrorValue()
         }
     }
 

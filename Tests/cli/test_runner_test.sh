@@ -309,6 +309,37 @@ LUA_PATH="fakecov/?.lua;;" "$bin" test spec/a_spec.lua --coverage > /dev/null 2>
 grep -q "spec/a_spec.lua:2" coverage.out 2>/dev/null && ok "busted's --coverage runs luacov's hook through the specs" \
   || bad "--coverage" "$(cat coverage.out 2>&1)"
 
+# ------------------------------------------------------------ asserts inside callbacks
+# busted tells a failure (a luassert error, a table) from an error (anything
+# else) by the error value (busted/core.lua, "isFailure"); an assertion in a
+# callback that ui.update() runs must reach it as the same table.
+cat > callback_assert_spec.lua <<'LUA'
+describe("callbacks", function()
+  it("asserts in layoutSubviews", function()
+    local window = ui.Window { windowScene = ui.WindowScene {} }
+    window.rootViewController = ui.ViewController {}
+    window.rootViewController.view.layoutSubviews = function(self)
+      assert.are.equal("regular", self.traitCollection.horizontalSizeClass)
+    end
+    ui.update()
+  end)
+  it("asserts in a handler", function()
+    local scene = ui.WindowScene {}
+    local window = ui.Window { windowScene = scene }
+    window.rootViewController = ui.ViewController {}
+    ui.update()
+    window.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function(view)
+      assert.is_true(view.traitCollection.userInterfaceStyle == "light", "handler saw dark")
+    end)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+  end)
+end)
+LUA
+run callback_assert_spec.lua
+expect "a failed assertion inside a callback is busted's failure, not an error" 1 \
+  '0 successes / 2 failures / 0 errors' 'Expected objects to be equal' 'handler saw dark' '^0 passed, 2 failed$'
+
 # ------------------------------------------------------------ errors of use
 printf 'describe("x", function() it("y", function() end)\n' > broken_spec.lua
 run broken_spec.lua

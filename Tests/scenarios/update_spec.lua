@@ -202,13 +202,71 @@ describe("errors and the settle guard", function()
     assert.are.equal("dark", card.traitCollection.userInterfaceStyle)
   end)
 
-  it("turns non-string error values into messages", function()
-    local _, _, root = window_with_root()
-    root.view.layoutSubviews = function() error({ code = 42 }) end
+  -- Lua's own rule (manual §6.1, pcall: "returns false plus the error
+  -- object"): an error value that is not a string reaches the caller as it was
+  -- raised, as when the callback is called from Lua. busted relies on it: a
+  -- luassert failure is a table, and one raised inside a callback must still
+  -- count as a failure, not as an error (Tests/cli/test_runner_test.sh).
+  it("keeps non-string error values as they were raised", function()
+    local scene, _, root = window_with_root()
+    local card = ui.View {}
+    root.view:addSubview(card)
+    ui.update()
+    local E = { code = 42 }
+    local O = setmetatable({}, { __tostring = function() return "MyError" end })
+    root.view.layoutSubviews = function() error(E) end
+    root.view:setNeedsLayout()
     local ok, err = pcall(ui.update)
     assert.is_false(ok)
-    assert.is_string(err)
-    assert.matches("table value", err)
+    assert.are.equal(E, err)
+    root.view.layoutSubviews = function() error(42) end
+    root.view:setNeedsLayout()
+    ok, err = pcall(ui.update)
+    assert.are.equal(42, err)
+    assert.are.equal("integer", math.type(err))
+    root.view.layoutSubviews = nil
+    local token = card:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(O) end)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ok, err = pcall(ui.update)
+    assert.are.equal(O, err)
+    card:unregisterForTraitChanges(token)
+    card.react = function() error(E) end
+    card:registerForTraitChanges({ traits.UserInterfaceStyle }, { action = "react" })
+    card.traitCollectionDidChange = nil
+    scene.traitOverrides.userInterfaceStyle = "light"
+    ok, err = pcall(ui.update)
+    assert.are.equal(E, err)
+    card.react = function() end
+    card.traitCollectionDidChange = function() error(O) end
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ok, err = pcall(ui.update)
+    assert.are.equal(O, err)
+    card.traitCollectionDidChange = nil
+    ok, err = pcall(traits.collection, function() error(E) end)
+    assert.are.equal(E, err)
+    -- A message still gets its traceback, and the next update works.
+    card.traitCollectionDidChange = function() error("plain message") end
+    scene.traitOverrides.userInterfaceStyle = "light"
+    ok, err = pcall(ui.update)
+    assert.matches("plain message", err)
+    assert.matches("stack traceback", err)
+    card.traitCollectionDidChange = nil
+    ui.update()
+    assert.are.equal("light", card.traitCollection.userInterfaceStyle)
+  end)
+
+  it("raises each error value once, even when errors nest", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local inner, outer = { "inner" }, { "outer" }
+    root.view.layoutSubviews = function()
+      local ok, e = pcall(traits.collection, function() error(inner) end)
+      assert(ok == false and e == inner)
+      error(outer)
+    end
+    root.view:setNeedsLayout()
+    local ok, err = pcall(ui.update)
+    assert.are.equal(outer, err)
     root.view.layoutSubviews = nil
     ui.update()
   end)

@@ -186,6 +186,10 @@ void tl_pushboxgc(lua_State *L);
 // lua_pcall with a traceback-appending message handler, lifting the "innermost
 // frame is Swift" flag while Lua code runs.
 int tl_pcall(lua_State *L, int nargs, int nresults);
+// The same for Lua code Swift calls on a script's behalf (callbacks, handlers,
+// mutation functions): only a string error gets the traceback; any other
+// error value is left as it is, for the caller to raise again unchanged.
+int tl_pcall_callback(lua_State *L, int nargs, int nresults);
 // From an update: calls the Lua function an exposed environment has for
 // an engine callback, with no Swift work on the stack. The object is found
 // at `slot` of registry[objects_ref] (tl_env_object). With handler_id > 0 the
@@ -195,7 +199,8 @@ int tl_pcall(lua_State *L, int nargs, int nresults);
 // the callback named registry[key_ref], looked up as tl_rawlookup_at does.
 // It gets the object and, unless previous_ref is LUA_NOREF, the value in
 // registry[previous_ref]. Returns LUA_OK after the call, a Lua error status
-// with the message (and traceback) on top, TL_ENV_CALL_NONE when there is no
+// with the error value on top (a message with its traceback, or any other
+// value as raised), TL_ENV_CALL_NONE when there is no
 // such function, or TL_ENV_CALL_SLOW when the caller must take its general
 // path (no object yet, a target-action entry, no stack): nothing is pushed then.
 // With handler_id TL_LONE_HANDLER the function is the environment's lone
