@@ -163,8 +163,9 @@ extension LuaHost {
         }
         try call(0, results: 1)
         guard lua_type(L, -1) == LUA_TTABLE else {
+            let got = L.typeName(-1)
             L.setTop(base)
-            throw LuaError.message("plugin \(path) must return a manifest table, got \(L.typeName(-1))")
+            throw LuaError.message("plugin \(path) must return a manifest table, got \(got)")
         }
         let m = L.top
         let name = (L.rawGet(m, "name") == LUA_TSTRING ? L.string(-1) : nil) ?? fallbackName
@@ -250,6 +251,7 @@ extension LuaHost {
         }
         world.invalidateAllTraits()
         clearCollectionCaches()
+        clearPropertyNames()
         L.newTable(narr: Int32(clamping: dropped.count))
         for (k, s) in dropped.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         return 2
@@ -268,6 +270,21 @@ extension LuaHost {
         try world.registry.checkReplacement(def, replacing: old)
         plugins.replacements.append((old, def))
         return old
+    }
+
+    /// Forgets which definition each property name was found to name (a
+    /// reload may drop a definition or give its replacement another name);
+    /// the next use of a name asks the registry again.
+    func clearPropertyNames() {
+        L.registryGet(refs.definitionsByProperty)
+        L.pushNil()
+        while lua_next(L, -2) != 0 {
+            L.pop()
+            L.pushValue(-1)
+            L.pushNil()
+            lua_rawset(L, -4)   // (clearing a field during the traversal, as next allows)
+        }
+        L.pop()
     }
 
     /// Forgets cached values of every collection object (definitions changed).

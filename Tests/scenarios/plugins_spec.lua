@@ -127,6 +127,35 @@ describe("plugins.reload", function()
     assert.matches("LevelT", dropped[1])
   end)
 
+  -- SPEC §11 ("what it defines replaces what it defined before") with §3
+  -- ("reading an unknown property name on a collection is an error"): a
+  -- trait the plugin no longer defines is gone by every name, however its
+  -- name was used before the reload.
+  it("forgets a dropped trait's property name everywhere", function()
+    plugin("gone", [[api.traits.define { name = "GoneT", default = 1, identifier = "com.test.gone", property = "goneT" }]])
+    plugins.load("gone")
+    local scene = ui.WindowScene {}
+    local window = ui.Window { windowScene = scene }
+    window.rootViewController = ui.ViewController {}
+    local root = window.rootViewController
+    root.traitOverrides.goneT = 5
+    ui.update()
+    assert.are.equal(5, root.traitCollection.goneT)
+    assert.are.equal(1, traits.collection {}.goneT)
+    plugin("gone", "")
+    local _, dropped = plugins.reload("gone")
+    ui.update()
+    assert.are.equal(1, #dropped)
+    assert.has_error(function() return root.traitCollection.goneT end, nil)
+    local ok, err = pcall(function() return traits.collection {}.goneT end)
+    assert.is_false(ok)
+    assert.matches("unknown trait property 'goneT'", err)
+    assert.has_error(function() root.traitOverrides.goneT = 2 end)
+    -- The name is free for a new definition, which it then names.
+    traits.define { name = "GoneAgain", default = "s", property = "goneT" }
+    assert.are.equal("x", traits.collection { goneT = "x" }.goneT)
+  end)
+
   it("changes nothing when the reload fails", function()
     plugin("fragile", [[api.traits.define { name = "FragileT", default = 1, identifier = "com.test.fragile" }]])
     plugins.load("fragile")
