@@ -22,6 +22,16 @@ end
 describe("plugins", function()
   setup(function() plugins.addPath(dir) end)
 
+  it("must return a manifest table, and the error says what came back", function()
+    for source, kind in pairs { ["return 5"] = "number", ["return true"] = "boolean", ["return nil"] = "nil", ["return 'x'"] = "string" } do
+      local name = "bad_manifest_" .. kind
+      write(name .. ".lua", source)
+      local ok, err = pcall(plugins.load, name)
+      assert.is_false(ok)
+      assert.matches("must return a manifest table, got " .. kind, err)
+    end
+  end)
+
   it("load once and return the manifest", function()
     plugin("alpha", [[api.traits.define { name = "AlphaTrait", default = 1, identifier = "com.test.alpha" }]])
     local m = plugins.load("alpha")
