@@ -200,10 +200,35 @@ extension LuaHost {
     /// consulted (tl_env_index), so no class may define one.
     static let traitCollectionIsAProperty = "traitCollection is a property of every environment; a class cannot define it"
 
+    /// What is wrong with a class defining the field at `key` as the value at
+    /// `value`, or nil: what an instance may not set, a class may not define
+    /// for all of them. A property (a class field would hide it from every
+    /// instance: fields are looked up before properties), a built-in method
+    /// of the class chain from `parent` on, or a callback that is not a function.
+    func classFieldProblem(parent: Int32, key: Int32, value: Int32) -> String? {
+        guard lua_type(L, key) == LUA_TSTRING, let name = L.string(key) else { return nil }
+        if name == "traitCollection" { return LuaHost.traitCollectionIsAProperty }
+        if EnvironmentProperty(rawValue: name) != nil {
+            return "'\(name)' is a property of every object of its kind; a class cannot define it"
+        }
+        if callbackBit(name) != nil, lua_type(L, value) != LUA_TFUNCTION {
+            return "callback '\(name)' must be a function, got \(L.typeName(value))"
+        }
+        let p = L.absIndex(parent), k = L.absIndex(key)
+        defer { L.pop() }
+        if tl_rawlookup_at(L, p, k) == LUA_TFUNCTION, lua_iscfunction(L, -1) != 0 {
+            return "cannot replace built-in method '\(name)'"
+        }
+        return nil
+    }
+
     private func setClassField(_ c: LuaCall) throws -> Int32 {
         L.setTop(3)
         guard lua_type(L, 1) == LUA_TTABLE else { throw c.typeError(1, "class") }
-        if L.string(2) == "traitCollection" { throw LuaError.message(LuaHost.traitCollectionIsAProperty) }
+        if let k = L.string(2), k.hasPrefix("__") {
+            throw LuaError.message("cannot set field '\(k)' on a class: names starting with '__' are reserved")
+        }
+        if !L.isNil(3), let problem = classFieldProblem(parent: 1, key: 2, value: 3) { throw LuaError.message(problem) }
         L.pushValue(2)
         L.pushValue(3)
         lua_rawset(L, 1)
@@ -333,6 +358,9 @@ extension LuaHost {
             L.pop()
         }
         guard lua_type(L, k) != LUA_TLIGHTUSERDATA else { throw LuaError.message("cannot use a light userdata as a field name") }
+        if !L.isNil(v), lua_type(L, v) != LUA_TFUNCTION, let name = L.string(k), callbackBit(name) != nil {
+            throw LuaError.message("callback '\(name)' must be a function (or nil), got \(L.typeName(v))")
+        }
         if L.isNil(v) {
             // Clears the field, if there is a field table at all.
             if pushFields(u, create: false) { L.pushValue(k); L.pushNil(); lua_rawset(L, -3); L.pop() }
@@ -526,7 +554,7 @@ extension LuaHost {
             try c.table(3)
             try L.forEachPair(3) {
                 if let k = L.string(-2), k.hasPrefix("__") { throw c.argError(3, "method names starting with '__' are reserved ('\(k)')") }
-                if L.string(-2) == "traitCollection" { throw c.argError(3, LuaHost.traitCollectionIsAProperty) }
+                if let problem = classFieldProblem(parent: 1, key: -2, value: -1) { throw c.argError(3, problem) }
             }
         }
         L.pushValue(1)

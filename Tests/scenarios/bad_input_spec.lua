@@ -124,6 +124,18 @@ local cases = {
   { "subclass on an instance", function() ui.View {}:subclass("X", {}) end, "called on a class" },
   { "subclass without a name", function() ui.View:subclass(nil, {}) end, "string expected" },
   { "subclass with a reserved method", function() ui.View:subclass("Y", { __index = 1 }) end, "reserved" },
+  -- What an instance may not set, a class may not define for all of them
+  -- (a class field is found before a property, so it would hide it).
+  { "subclass defining a property", function() ui.ViewController:subclass("BadC1", { view = 5 }) end, "'view' is a property" },
+  { "subclass defining name", function() ui.View:subclass("BadC1b", { name = {} }) end, "'name' is a property" },
+  { "subclass replacing a built-in method", function() ui.View:subclass("BadC2", { setNeedsLayout = function() end }) end, "built%-in method 'setNeedsLayout'" },
+  { "subclass with a callback that is no function", function() ui.View:subclass("BadC3", { layoutSubviews = 5 }) end, "callback 'layoutSubviews' must be a function" },
+  { "a class given a property later", function() local C = ui.View:subclass("BadC4"); C.superview = 1 end, "'superview' is a property" },
+  { "a class given a built-in method later", function() local C = ui.View:subclass("BadC5"); C.addSubview = print end, "built%-in method 'addSubview'" },
+  { "a class given a callback that is no function", function() local C = ui.ViewController:subclass("BadC6"); C.viewDidLoad = true end, "callback 'viewDidLoad' must be a function" },
+  { "a class given a reserved field", function() local C = ui.View:subclass("BadC7"); C.__gc = print end, "reserved" },
+  { "an instance given a callback that is no function", function() local v = ui.View {}; v.traitCollectionDidChange = 1 end, "callback 'traitCollectionDidChange' must be a function" },
+  { "a constructor given a callback that is no function", function() ui.View { draw = "x" } end, "callback 'draw' must be a function" },
   -- overrides
   { "overrides on a screen", function() return ui.Screen.main.traitOverrides end, "setTraits" },
   { "reading a missing override", function() return ui.View {}.traitOverrides.badTheme end, "no override for trait 'BadThemeTrait'" },
