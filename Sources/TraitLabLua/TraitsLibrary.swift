@@ -404,6 +404,10 @@ extension LuaHost {
             property = s
         }
         let prop = property ?? TraitDefinition.defaultProperty(for: name)
+        if prop.isEmpty { throw LuaError.message("trait '\(name)': property must not be empty") }
+        if prop.hasPrefix("__") {
+            throw LuaError.message("trait '\(name)': property '\(prop)' is reserved (names starting with '__' belong to Lua and the host); give another with property = ...")
+        }
         if reservedTraitProperties.contains(prop) {
             throw LuaError.message("trait '\(name)': property '\(prop)' is reserved (it names a method); give another with property = ...")
         }
