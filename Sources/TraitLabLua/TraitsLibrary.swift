@@ -15,6 +15,25 @@ let reservedTraitProperties: Set<String> = ["changedTraits", "modifyingTraits", 
 extension LuaHost {
     // MARK: - Values
 
+    /// The string at `i` as text. Trait values are text, as in Swift: a Lua
+    /// string that is not valid UTF-8 is an error, where a repair would make
+    /// distinct values equal (and their change invisible to handlers).
+    func text(at i: Int32) throws -> String {
+        var len = 0
+        guard lua_type(L, i) == LUA_TSTRING, let p = tl_tostring(L, i, &len) else { return "" }
+        let bytes = UnsafeRawBufferPointer(start: p, count: len)
+        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        // Where it stops being text, for the message (one pass).
+        var iterator = bytes.makeIterator(), decoder = UTF8(), valid = 0
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): valid += UTF8.width(scalar)
+            case .emptyInput, .error: break decoding
+            }
+        }
+        throw LuaError.message("trait string values must be valid UTF-8 text (this one is not at byte \(valid + 1))")
+    }
+
     /// Converts the Lua value at `i` to a trait value (plain data only).
     func traitValue(at i: Int32, depth: Int = 0) throws -> TraitValue {
         switch lua_type(L, i) {
@@ -24,7 +43,7 @@ extension LuaHost {
             if tl_isinteger(L, i) != 0, let n = L.integer(i) { return .int(n) }
             return .number(L.number(i) ?? 0)
         case LUA_TSTRING:
-            let s = L.string(i) ?? ""
+            let s = try text(at: i)
             if s.utf8.count > 15 { try chargeEngine(s.utf8.count) }   // shorter ones are stored inline
             return .string(s)
         case LUA_TTABLE:
@@ -35,7 +54,7 @@ extension LuaHost {
             try L.forEachPair(i) {
                 let key: TraitTableKey
                 switch lua_type(L, -2) {
-                case LUA_TSTRING: key = .string(L.string(-2) ?? "")
+                case LUA_TSTRING: key = .string(try text(at: -2))
                 case LUA_TBOOLEAN: key = .bool(L.bool(-2))
                 case LUA_TNUMBER:
                     if tl_isinteger(L, -2) != 0, let n = L.integer(-2) { key = .int(n) } else { key = .number(L.number(-2) ?? 0) }

@@ -38,6 +38,11 @@ local cases = {
   { "define without a name", function() traits.define { default = 1 } end, "name" },
   { "define with an empty name", function() traits.define { name = "", default = 1 } end, "name" },
   { "define without a default or type", function() traits.define { name = "NoDefault" } end, "default" },
+  -- Trait values are text: a repair would make "\255" and "\254" the same value.
+  { "a string value that is not UTF-8", function() traits.collection { [traits.define { name = "Utf1", default = "" }] = "ab\255" } end, "valid UTF%-8 text %(this one is not at byte 3%)" },
+  { "a surrogate encoded in a string value", function() traits.collection { [traits.define { name = "Utf2", default = "" }] = "\xed\xa0\x80" } end, "valid UTF%-8" },
+  { "a table key that is not UTF-8", function() traits.collection { [traits.define { name = "Utf3", default = {} }] = { ["k\200"] = 1 } } end, "valid UTF%-8" },
+  { "an override that is not UTF-8", function() ui.View {}.traitOverrides[traits.define { name = "Utf4", default = "" }] = "\254" end, "valid UTF%-8" },
   { "define with a reserved property", function() traits.define { name = "Meta", default = 1, property = "__index" } end, "'__index' is reserved" },
   { "define with a reserved name as its property", function() traits.define { name = "__Meta", default = 1 } end, "'__Meta' is reserved" },
   { "define with an empty property", function() traits.define { name = "EmptyProp", default = 1, property = "" } end, "must not be empty" },

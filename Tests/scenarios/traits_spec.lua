@@ -101,6 +101,18 @@ describe("trait values", function()
   local Scale = traits.define { name = "ValScale", default = 1.0 }
   local Items = traits.define { name = "ValItems", default = {} }
 
+  it("keeps text exactly: multi-byte characters and embedded zeros", function()
+    local Label = traits.define { name = "ValLabel", default = "" }
+    for _, text in ipairs { "héllo ✓", "a\0b", "𝄞", "" } do
+      local tc = traits.collection { [Label] = text, [Items] = { [text] = text } }
+      assert.are.equal(text, tc[Label])
+      assert.are.equal(#text, #tc[Label])
+      assert.are.equal(text, tc[Items][text])
+    end
+    -- distinct texts stay distinct values
+    assert.are_not.equal(traits.collection { [Label] = "é" }, traits.collection { [Label] = "e" })
+  end)
+
   it("accepts a float with an integer value for an integer trait", function()
     local tc = traits.collection { [Count] = 3.0 }
     assert.are.equal(3, tc[Count])
