@@ -391,6 +391,32 @@ extension TraitValue {
         }
     }
 
+    /// Why ``jsonValue`` would not read back as this value, or nil: JSON has
+    /// no NaN or infinity (they are written as `null`), and its object keys
+    /// are strings (a table's number or boolean keys are written as text,
+    /// unless the table is a sequence, written as an array).
+    public var jsonProblem: String? {
+        switch self {
+        case .none, .bool, .int, .string: return nil
+        case .number(let d):
+            if d.isFinite { return nil }
+            return "\(d.isNaN ? "NaN" : d < 0 ? "-infinity" : "infinity") has no JSON form"
+        case .table(let t):
+            for e in t.entries {
+                if !t.isSequence {
+                    switch e.key {
+                    case .string: break
+                    case .int(let i): return "a table key that is a number (\(i)) would come back as a string"
+                    case .number(let d): return "a table key that is a number (\(d)) would come back as a string"
+                    case .bool(let b): return "a table key that is a boolean (\(b)) would come back as a string"
+                    }
+                }
+                if let p = e.value.jsonProblem { return p }
+            }
+            return nil
+        }
+    }
+
     /// The trait value for a JSON value: arrays become sequences, objects
     /// tables with string keys. `null` is a value (of optional traits) only at
     /// the top level; inside a table it is an error, as a Lua table cannot hold nil.
@@ -434,9 +460,21 @@ extension TraitCollection {
     /// TraitCollection { $0[SystemTraits.userInterfaceStyle] = .string("dark") }.encodedJSON()
     /// // {"UIKit.userInterfaceStyle":"dark"}
     /// ```
+    ///
+    /// JSON cannot hold every value (NaN, a table keyed by numbers): see
+    /// ``encodingProblem``, which `tc:encode()` checks first.
     public func encodedJSON() -> String {
         let members = entries.compactMap { e in e.definition.identifier.map { (key: $0, value: e.value.jsonValue) } }
         return JSONValue.object(members.sorted { $0.key < $1.key }).serialized
+    }
+
+    /// Why ``encodedJSON()`` would not decode back to this collection, or nil:
+    /// the first encoded value ``TraitValue/jsonProblem`` finds wrong, with its trait.
+    public var encodingProblem: String? {
+        for e in entries where e.definition.identifier != nil {
+            if let p = e.value.jsonProblem { return "trait '\(e.definition.name)' cannot be encoded: \(p)" }
+        }
+        return nil
     }
 
     /// Reads a collection written by ``encodedJSON()``: a JSON object whose keys

@@ -213,6 +213,8 @@ extension LuaHost {
                                         "modifyingTraits": ("TraitCollection:modifyingTraits", { c in try c.host.modifyingTraits(c) }),
                                         "encode": ("TraitCollection:encode", { c in
                                             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                                            // What decode could not read back as it was is an error, not a lossy document.
+                                            if let problem = tc.encodingProblem { throw LuaError.message(problem) }
                                             c.L.push(tc.encodedJSON())
                                             return 1
                                         }),

@@ -227,6 +227,28 @@ describe("trait collections", function()
     assert.are.equal(0, back[Local])
   end)
 
+  -- SPEC §3: encode gives what decode reads back. JSON (RFC 8259 §6, §4) has
+  -- no NaN or infinity, and object keys are strings: such values are an
+  -- error naming the trait rather than a document that decodes to another collection.
+  it("reads back everything it encodes, and refuses what JSON cannot hold", function()
+    local N = traits.define { name = "EncN", default = 0.0, identifier = "com.test.encn" }
+    local Tb = traits.define { name = "EncT", default = {}, identifier = "com.test.enct" }
+    local Local = traits.define { name = "EncLocal", default = 0.0 }
+    local good = traits.collection { [N] = 2.5, [Tb] = { "a", { k = 1.5, nested = { 1, 2 } }, true }, [Local] = 0 / 0 }
+    assert.are.equal(good:modifyingTraits(function(t) t[Local] = 0 end), traits.decode(good:encode()))
+    for _, case in ipairs {
+      { { [N] = 0 / 0 }, "trait 'EncN' cannot be encoded: NaN" },
+      { { [N] = -math.huge }, "%-infinity has no JSON form" },
+      { { [Tb] = { [1] = "x", [3] = "y" } }, "trait 'EncT' cannot be encoded: a table key that is a number %(1%)" },
+      { { [Tb] = { inner = { [true] = 1 } } }, "a table key that is a boolean" },
+      { { [Tb] = { list = { 1, 0 / 0 } } }, "NaN" },
+    } do
+      local ok, err = pcall(function() return traits.collection(case[1]):encode() end)
+      assert.is_false(ok)
+      assert.matches(case[2], err)
+    end
+  end)
+
   it("refuses JSON with an unknown identifier, naming it", function()
     local ok, err = pcall(traits.decode, '{"com.nobody.knows": 1}')
     assert.is_false(ok)
