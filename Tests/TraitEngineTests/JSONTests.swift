@@ -212,6 +212,22 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(mixed.encodedJSON(), #"{"com.test.items":{"true":0,"0.5":[],"2":"b","a":1}}"#)
     }
 
+    // RFC 8259: no NaN or infinity (§6), object keys are strings (§4). What
+    // would not read back as it was is named by encodingProblem.
+    func testEncodingProblemNamesWhatJSONCannotHold() throws {
+        let f = try Fixture()
+        let list = TraitCollection { $0[f.items] = .table(TraitTable(array: [.int(1), .string("x")])) }
+        XCTAssertNil(list.encodingProblem)
+        XCTAssertEqual(try TraitCollection.decode(json: list.encodedJSON(), registry: f.registry), list)
+        let keyed = TraitCollection { $0[f.items] = .table(TraitTable([.init(key: .int(2), value: .string("b"))])) }
+        XCTAssertEqual(keyed.encodingProblem, "trait 'Items' cannot be encoded: a table key that is a number (2) would come back as a string")
+        let nested = TraitCollection { $0[f.items] = .table(TraitTable(array: [.table(TraitTable([.init(key: .bool(true), value: .int(0))]))])) }
+        XCTAssertNotNil(nested.encodingProblem)
+        XCTAssertEqual(TraitValue.number(.nan).jsonProblem, "NaN has no JSON form")
+        XCTAssertEqual(TraitValue.number(-.infinity).jsonProblem, "-infinity has no JSON form")
+        XCTAssertNil(TraitValue.number(.greatestFiniteMagnitude).jsonProblem)
+    }
+
     func testTableKeysThatCollideAsTextEncodeARepeatedKeyThatDecodingRefuses() throws {
         let f = try Fixture()
         let tc = TraitCollection { t in
