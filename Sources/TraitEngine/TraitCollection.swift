@@ -70,6 +70,17 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
         }
     }
 
+    /// Records, for a callback tracking reads of `collection`, a use that
+    /// depends on every trait: iterating the collection, describing it,
+    /// comparing it or copying it (a trait that changes, or that becomes set,
+    /// changes what such a use gives). Records every definition of `registry`.
+    public static func recordReadOfEveryTrait(in collection: TraitCollection, registry: TraitRegistry) {
+        tracker?._withUnsafeGuaranteedRef { t in
+            guard t.collection === collection || t.viewCollection === collection else { return }
+            for d in registry.definitions { t.record(d) }
+        }
+    }
+
     /// The value without recording a tracked read.
     public func rawValue(_ definition: TraitDefinition) -> TraitValue {
         let id = definition.id

@@ -29,6 +29,38 @@ describe("automatic trait tracking", function()
     assert.are.equal(2, laid)
   end)
 
+  -- SPEC §7: "Traits read through self.traitCollection inside layoutSubviews
+  -- ... are tracked". Iterating, describing, comparing or copying the
+  -- collection reads every trait (what it gives changes with any of them),
+  -- so a change to any trait lays the view out again.
+  it("tracks pairs, tostring, ==, changedTraits and modifyingTraits as reads of every trait", function()
+    local Extra = traits.define { name = "TrackedExtra", default = 0 }
+    local uses = {
+      pairs = function(tc) for _ in pairs(tc) do end end,
+      tostring = function(tc) return tostring(tc) end,
+      eq = function(tc) return tc == traits.collection {} end,
+      changedTraits = function(tc) return tc:changedTraits(traits.collection {}) end,
+      modifyingTraits = function(tc) return tc:modifyingTraits(function() end) end,
+    }
+    local values = { 1, 2, 3, 4, 5, 6, 7, 8 }
+    for name, use in pairs(uses) do
+      local scene, _, root = window_with_root()
+      local laid = 0
+      local v = ui.View { layoutSubviews = function(self) laid = laid + 1; use(self.traitCollection) end }
+      root.view:addSubview(v)
+      ui.update()
+      assert.are.equal(1, laid, name)
+      scene.traitOverrides.userInterfaceStyle = "dark"
+      ui.update()
+      assert.are.equal(2, laid, name .. " after a system trait changed")
+      scene.traitOverrides[Extra] = table.remove(values)
+      ui.update()
+      assert.are.equal(3, laid, name .. " after a custom trait became set")
+      ui.update()
+      assert.are.equal(3, laid, name .. " with nothing changed")
+    end
+  end)
+
   it("tracks draw and updateProperties separately", function()
     local scene, _, root = window_with_root()
     local drawn, props = 0, 0
