@@ -649,6 +649,13 @@ static int tl_pcall_with(lua_State *L, int nargs, int nresults, lua_CFunction ha
     tl_recover(L);
     tl_host *h = tl_gethost(L);
     int base = lua_gettop(L) - nargs;
+    if (!handler) {
+        int saved = h->in_swift;
+        h->in_swift = 0;
+        int status = lua_pcall(L, nargs, nresults, 0);
+        h->in_swift = saved;
+        return status;
+    }
     lua_pushcfunction(L, handler);
     lua_insert(L, base);
     int saved = h->in_swift;
@@ -657,6 +664,21 @@ static int tl_pcall_with(lua_State *L, int nargs, int nresults, lua_CFunction ha
     h->in_swift = saved;
     lua_remove(L, base);
     return status;
+}
+
+// What lua.c's msghandler makes of an error value, without the traceback:
+// the string, its __tostring, or "(error object is a X value)".
+static int tl_error_text_body(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TSTRING) return 1;
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
+    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    return 1;
+}
+
+int tl_error_text(lua_State *L) {
+    lua_pushcfunction(L, tl_error_text_body);
+    lua_insert(L, -2);
+    return tl_pcall_with(L, 1, 1, NULL);
 }
 
 int tl_pcall(lua_State *L, int nargs, int nresults) {

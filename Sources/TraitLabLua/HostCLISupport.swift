@@ -31,12 +31,23 @@ extension LuaHost {
             try world.update()
             return nil
         } catch let e as LuaError {
-            return e.text
+            return text(of: e)
         } catch let e as TraitError {
             return e.message
         } catch {
             return "\(error)"
         }
+    }
+
+    /// What lua.c would print for `e`: for an error value that is not a
+    /// string (``LuaError/value(serial:description:)``), its `__tostring`.
+    public func text(of e: LuaError) -> String {
+        guard case .value(let serial, let description) = e else { return e.text }
+        let base = L.top
+        defer { L.setTop(base) }
+        pushErrorValue(serial: serial, description: description)
+        guard tl_error_text(L) == LUA_OK, let s = L.string(-1) else { return description }
+        return s
     }
 
     // MARK: - Looking at values

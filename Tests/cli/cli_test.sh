@@ -110,6 +110,13 @@ expect "non-string error value" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error o
 run "$TL" -e 'error(setmetatable({}, { __tostring = function() return "custom" end }))'
 expect "error value with __tostring" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom"* ]]'
 
+# The same error values raised by a callback of the update that ends the chunk
+# (lua.c's msghandler: __tostring, else "(error object is a X value)").
+run "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error(setmetatable({}, { __tostring = function() return "custom from layout" end })) end'
+expect "an error value with __tostring from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom from layout"* ]]'
+run "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error({}) end'
+expect "a table error value from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
+
 run "$TL" -e 'error("first")' -e 'print("never")'
 expect "a failing -e stops the run" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [[ $ERR == "traitlab: (command line):1: first"* ]]'
 

@@ -190,6 +190,10 @@ int tl_pcall(lua_State *L, int nargs, int nresults);
 // mutation functions): only a string error gets the traceback; any other
 // error value is left as it is, for the caller to raise again unchanged.
 int tl_pcall_callback(lua_State *L, int nargs, int nresults);
+// Replaces the error value on top with the text lua.c would print for it (its
+// __tostring, run protected), without a traceback. Returns a Lua status; on
+// failure the new error is on top instead.
+int tl_error_text(lua_State *L);
 // From an update: calls the Lua function an exposed environment has for
 // an engine callback, with no Swift work on the stack. The object is found
 // at `slot` of registry[objects_ref] (tl_env_object). With handler_id > 0 the
