@@ -681,6 +681,21 @@ int tl_error_text(lua_State *L) {
     return tl_pcall_with(L, 1, 1, NULL);
 }
 
+static int tl_index_body(lua_State *L) {
+    lua_gettable(L, 1);
+    return 1;
+}
+
+int tl_pindex(lua_State *L, int obj) {
+    obj = lua_absindex(L, obj);
+    lua_pushcfunction(L, tl_index_body);
+    lua_pushvalue(L, obj);
+    lua_pushvalue(L, -3);
+    int status = tl_pcall_with(L, 2, 1, tl_callback_msghandler);
+    lua_remove(L, -2);
+    return status;
+}
+
 int tl_pcall(lua_State *L, int nargs, int nresults) {
     return tl_pcall_with(L, nargs, nresults, tl_msghandler);
 }

@@ -766,8 +766,13 @@ extension LuaHost {
         } else {
             target = u
         }
-        guard tl_rawlookup(L, target, action) == LUA_TFUNCTION else {
-            throw LuaError.message("trait change action '\(action)' not found on \(L.typeName(target) == "table" ? "the target table" : L.typeName(target)) (registered on \(env))")
+        // Looked up as Lua code would (target[action]: an __index function
+        // runs, and its error is the error), at delivery time.
+        L.push(action)
+        guard tl_pindex(L, target) == LUA_OK else { throw popErrorValue() }
+        guard lua_type(L, -1) == LUA_TFUNCTION else {
+            let what = L.isNil(-1) ? "not found" : "is a \(L.typeName(-1)), not a function,"
+            throw LuaError.message("trait change action '\(action)' \(what) on \(L.typeName(target) == "table" ? "the target table" : L.typeName(target)) (registered on \(env))")
         }
         let fn = L.top
         var nargs: Int32 = 2

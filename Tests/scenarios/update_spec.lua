@@ -332,6 +332,42 @@ describe("registrations", function()
     assert.are.equal(1, laid)
   end)
 
+  -- SPEC §7: "The action is looked up on the target at delivery time" --
+  -- as Lua code looks a method up (target[action]): an __index function runs,
+  -- and an error it raises is the error, not "not found".
+  it("looks the action up as Lua code would, __index functions included", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local calls = 0
+    local proxy = setmetatable({}, { __index = function(self, key)
+      if key == "react" then return function(target, env) calls = calls + 1; assert(target == self and env == root.view) end end
+    end })
+    local token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = proxy, action = "react" })
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal(1, calls)
+    root.view:unregisterForTraitChanges(token)
+    local failing = setmetatable({}, { __index = function(_, key) error("lookup of " .. key .. " failed") end })
+    token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = failing, action = "react" })
+    scene.traitOverrides.userInterfaceStyle = "light"
+    local ok, err = pcall(ui.update)
+    assert.is_false(ok)
+    assert.matches("lookup of react failed", err)
+    root.view:unregisterForTraitChanges(token)
+    local notAFunction = { react = 5 }
+    token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = notAFunction, action = "react" })
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ok, err = pcall(ui.update)
+    assert.matches("action 'react' is a number, not a function", err)
+    root.view:unregisterForTraitChanges(token)
+    token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = {}, action = "react" })
+    scene.traitOverrides.userInterfaceStyle = "light"
+    ok, err = pcall(ui.update)
+    assert.matches("action 'react' not found", err)
+    root.view:unregisterForTraitChanges(token)
+    ui.update()
+  end)
+
   it("unregister, harmlessly twice", function()
     local scene, _, root = window_with_root()
     ui.update()

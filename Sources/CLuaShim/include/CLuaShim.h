@@ -194,6 +194,10 @@ int tl_pcall_callback(lua_State *L, int nargs, int nresults);
 // __tostring, run protected), without a traceback. Returns a Lua status; on
 // failure the new error is on top instead.
 int tl_error_text(lua_State *L);
+// Replaces the key on top with obj[key] as Lua code gets it (__index
+// functions included), in protected mode. Returns a Lua status; on failure
+// the error value (a message with its traceback, or the value raised) is there instead.
+int tl_pindex(lua_State *L, int obj);
 // From an update: calls the Lua function an exposed environment has for
 // an engine callback, with no Swift work on the stack. The object is found
 // at `slot` of registry[objects_ref] (tl_env_object). With handler_id > 0 the
