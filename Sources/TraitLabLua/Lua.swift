@@ -100,7 +100,7 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
     } catch let e as LuaError {
         switch e {
         case .message(let m):
-            L.push(m)
+            L.push(abbreviatedMessage(m))
             return TL_RAISE_WHERE
         case .raised(let m):
             L.push(m)
@@ -110,12 +110,24 @@ private func luaDispatch(_ L: OpaquePointer?, _ fnid: Int32) -> Int32 {
             return TL_RAISE_VALUE
         }
     } catch let e as TraitError {
-        L.push(e.message)
+        L.push(abbreviatedMessage(e.message))
         return TL_RAISE_WHERE
     } catch {
-        L.push("\(error)")
+        L.push(abbreviatedMessage("\(error)"))
         return TL_RAISE_WHERE
     }
+}
+
+/// An error message of TraitLab's own, cut to a readable length: messages
+/// quote what a script passed (a name, a color, a list of enum cases), which
+/// may be megabytes long.
+func abbreviatedMessage(_ m: String, limit: Int = 1_000) -> String {
+    let count = m.utf8.count
+    guard count > limit else { return m }
+    let bytes = Array(m.utf8)
+    var end = limit
+    while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }   // not inside a character
+    return String(decoding: bytes[..<end], as: UTF8.self) + "… (\(count - end) more bytes)"
 }
 
 private func luaRelease(_ payload: UnsafeMutableRawPointer?, _ deferred: Int32) {

@@ -243,6 +243,19 @@ describe("bad input", function()
     assert.is_true(#cases >= 60, "only " .. #cases .. " cases")
   end)
 
+  it("keeps a message readable when it quotes megabytes of input", function()
+    for _, fn in ipairs {
+      function() ui.Color(string.rep("#", 10000000)) end,
+      function() traits.collection { [string.rep("é", 100000)] = 1 } end,
+    } do
+      local ok, err = pcall(fn)
+      assert.is_false(ok)
+      assert.is_true(#err < 1200, #err .. " bytes")
+      assert.matches("… %(%d+ more bytes%)$", err)
+      assert.is_truthy(utf8.len(err), "cut inside a character")
+    end
+  end)
+
   for _, case in ipairs(cases) do
     local name, fn, pattern = case[1], case[2], case[3]
     it("is a clear Lua error: " .. name, function()
