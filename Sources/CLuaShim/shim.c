@@ -1110,7 +1110,7 @@ static int tl_env_index(lua_State *L) {
     void *env = tl_tobox(L, 1, &kind);
     if (!env || kind != TL_KIND_ENVIRONMENT) {
         if (tl_isdeadbox(L, 1))
-            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
+            return luaL_error(L, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called");
         return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
     }
     if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
@@ -1423,7 +1423,7 @@ static int tl_env_newindex(lua_State *L) {
     lua_settop(L, 3);
     if (!tl_is_environment(L, 1)) {
         if (tl_isdeadbox(L, 1))
-            return luaL_error(L, "this object belongs to an earlier engine world (each spec file starts with a fresh one)");
+            return luaL_error(L, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called");
         return luaL_error(L, "bad self to an environment's __newindex (%s)", luaL_typename(L, 1));
     }
     if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");

@@ -308,7 +308,7 @@ extension LuaCall {
 
     func typeError(_ i: Int32, _ expected: String) -> LuaError {
         if tl_isdeadbox(L, i) != 0 {
-            return argError(i, "this object belongs to an earlier engine world (each spec file starts with a fresh one)")
+            return argError(i, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called")
         }
         let got = lua_type(L, i) <= 0 ? "no value" : L.typeName(i)
         if i == 1 && expected.first?.isUppercase == true && name.contains(":") {
