@@ -650,12 +650,18 @@ public final class TraitWorld {
         TraitEnvironment.hostCachesCollection | TraitEnvironment.hostTraitCollectionDidChange
     }
 
-    /// Structure changed at `e`: revisit every child, and lay out and draw the
-    /// views that (re)entered the window.
+    /// Structure changed at `e`: revisit every child, and update the
+    /// properties of, lay out and draw what (re)entered the window. (Apple,
+    /// "Updating views automatically with observation tracking": properties
+    /// such as a label's text are set in updateProperties, which "runs before
+    /// layout"; a view shows them from its first display on.)
     private func forceChildren(of e: TraitEnvironment) {
         if let v = e.asView {
+            v.setNeedsUpdateProperties()
             v.setNeedsLayout()
             v.setNeedsDisplay()
+        } else if let vc = e.asViewController {
+            vc.setNeedsUpdateProperties()
         }
         e.forEachTraitChild { c in c.pending.formUnion([.traits, .forceSubtree]) }
         e.pending.insert(.subtreeTraits)

@@ -20,6 +20,9 @@ final class LifecycleTests: XCTestCase {
         XCTAssertTrue(view is RecordingView)
     }
 
+    // Apple, "Updating views automatically with observation tracking": the
+    // properties a view shows are set in updateProperties, which "runs before
+    // layout", so it runs when the view first enters the window.
     func testARootViewControllerAppearsAtTheFirstUpdateWithDidAppearAfterLayout() throws {
         let s = try Stage { [journal] world in RecordingViewController(world: world, journal: journal, name: "root") }
         XCTAssertEqual(journal.entries, [
@@ -28,6 +31,7 @@ final class LifecycleTests: XCTestCase {
             "root.traitCollectionDidChange",
             "root.view.traitCollectionDidChange",
             "root.viewIsAppearing",
+            "root.view.updateProperties",
             "root.viewWillLayoutSubviews",
             "root.view.layoutSubviews",
             "root.viewDidLayoutSubviews",

@@ -79,6 +79,32 @@ describe("deferred updates", function()
 end)
 
 describe("lifecycle", function()
+  -- Apple, "Updating views automatically with observation tracking": "The
+  -- updateProperties method runs before layout and is ideal for configuring
+  -- properties like text, colors, and visibility", and its example sets a
+  -- label's text there only: it runs when a view or controller enters the
+  -- window, before its layout, and then only when needed.
+  it("runs updateProperties when a view or controller enters the window, before layout", function()
+    local log = {}
+    local function note(s) return function() log[#log + 1] = s end end
+    local root = ui.ViewController { updateProperties = note("vc.updateProperties"), viewWillLayoutSubviews = note("vc.willLayout") }
+    local card = ui.View { updateProperties = note("card.updateProperties"), layoutSubviews = note("card.layout") }
+    root.view:addSubview(card)
+    local window = ui.Window { windowScene = ui.WindowScene {} }
+    window.rootViewController = root
+    ui.update()
+    assert.are.same({ "vc.updateProperties", "vc.willLayout", "card.updateProperties", "card.layout" }, log)
+    log = {}
+    ui.update()
+    assert.are.same({}, log)
+    card:removeFromSuperview()
+    ui.update()
+    log = {}
+    root.view:addSubview(card)   -- (the superview lays out again: its controller's willLayout)
+    ui.update()
+    assert.are.same({ "vc.willLayout", "card.updateProperties", "card.layout" }, log)
+  end)
+
   -- Apple, viewIsAppearing(_:): "the system calls this method after it adds the view
   -- controller's view to the view hierarchy, and the superview lays out the view
   -- controller's view. By the time the system calls this method, both the view
