@@ -494,7 +494,12 @@ extension LuaHost {
                 let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
                 let token = try c.object(2, TraitChangeRegistration.self, "TraitChangeRegistration")
                 // (The token's own environment only: handler ids are per host.)
-                if env.unregisterForTraitChanges(token), let id = token.delegateTag { c.host.dropHandler(env: 1, id: id) }
+                if env.unregisterForTraitChanges(token) {
+                    if let id = token.delegateTag { c.host.dropHandler(env: 1, id: id) }
+                } else if token.isActive {
+                    // Unregistering twice is harmless; through another object, a mistake that would leave it registered.
+                    throw c.argError(2, "this registration was not made on \(env); unregister it on the object that registered")
+                }
                 return 0
             }),
             ("updateTraitsIfNeeded", { c in

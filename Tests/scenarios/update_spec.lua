@@ -399,8 +399,14 @@ describe("registrations", function()
     ui.update()
     local calls = 0
     local token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() calls = calls + 1 end)
+    local other = ui.View {}
+    root.view:addSubview(other)
+    local ok, err = pcall(other.unregisterForTraitChanges, other, token)
+    assert.is_false(ok)
+    assert.matches("this registration was not made on View", err)
     root.view:unregisterForTraitChanges(token)
     root.view:unregisterForTraitChanges(token)
+    other:unregisterForTraitChanges(token)   -- inactive now: harmless anywhere
     scene.traitOverrides.userInterfaceStyle = "dark"
     ui.update()
     assert.are.equal(0, calls)
