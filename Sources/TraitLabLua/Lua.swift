@@ -310,11 +310,11 @@ extension LuaCall {
         if tl_isdeadbox(L, i) != 0 {
             return argError(i, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called")
         }
-        let got = lua_type(L, i) <= 0 ? "no value" : L.typeName(i)
+        let got = lua_type(L, i) == LUA_TNONE ? "no value" : L.typeName(i)   // (luaL_typeerror: nil is "nil")
         if i == 1 && expected.first?.isUppercase == true && name.contains(":") {
             return .message("calling '\(name)' on bad self (\(expected) expected, got \(got))")
         }
-        return argError(i, "\(expected) expected, got \(lua_type(L, i) == LUA_TNONE ? "no value" : got)")
+        return argError(i, "\(expected) expected, got \(got)")
     }
 
     func string(_ i: Int32) throws -> String {

@@ -142,13 +142,13 @@ final class HostTests: XCTestCase {
         w:unregisterForTraitChanges(tc)
         expect("")
 
-        -- A token of another view ends nothing here.
+        -- A token of another view ends nothing here (and says so).
         local x, y = fresh(), fresh()
         local tx = x:registerForTraitChanges({ Theme }, handler("x"))
         local ty = y:registerForTraitChanges({ Theme }, handler("y"))
-        y:unregisterForTraitChanges(tx)
+        assert(not pcall(y.unregisterForTraitChanges, y, tx))
         assert(tx.isActive); expect("x y")
-        x:unregisterForTraitChanges(ty)
+        assert(not pcall(x.unregisterForTraitChanges, x, ty))
         assert(ty.isActive); expect("x y")
         x:unregisterForTraitChanges(tx)
         y:unregisterForTraitChanges(ty)
