@@ -22,6 +22,11 @@ extension LuaHost {
         var len = 0
         guard lua_type(L, i) == LUA_TSTRING, let p = tl_tostring(L, i, &len) else { return "" }
         let bytes = UnsafeRawBufferPointer(start: p, count: len)
+        // ASCII (most values) is valid as it is, and String(decoding:) takes
+        // its fast path; anything else is validated.
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
         if let s = String(validating: bytes, as: UTF8.self) { return s }
         // Where it stops being text, for the message (one pass).
         var iterator = bytes.makeIterator(), decoder = UTF8(), valid = 0
