@@ -51,9 +51,12 @@ final class Interpreter {
         // So does a finalizer: setmetatable runs a Lua `__gc` in a coroutine.
         lua_pushcclosure(L, tl_setmetatable, 0)
         lua_setglobal(L, "setmetatable")
+        // (Only where there is one to replace: the sandbox's debug has none.)
         if lua_getglobal(L, "debug") == LUA_TTABLE {
             let debug = L.top
-            lua_pushcclosure(L, tl_debug_setmetatable, 0); L.rawSet(debug, "setmetatable")
+            if L.rawGet(debug, "setmetatable") == LUA_TFUNCTION {
+                lua_pushcclosure(L, tl_debug_setmetatable, 0); L.rawSet(debug, "setmetatable")
+            }
         }
     }
 
