@@ -37,7 +37,8 @@ open class SwiftUIView: CustomStringConvertible {
     weak var hosting: SwiftUIHost?
     /// Levels of content below this view (0 without content).
     let depth: Int
-    /// How deep content may nest: far beyond real view trees, and shallow
+    /// How many views deep content may nest (a chain of this many views is
+    /// accepted, one more is not): far beyond real view trees, and shallow
     /// enough that walking and releasing a tree never exhausts the stack.
     public static let maximumDepth = 1000
     /// Whether the view was shown since it was (re)hosted: its body ran or,
@@ -52,7 +53,8 @@ open class SwiftUIView: CustomStringConvertible {
             if content[..<i].contains(where: { $0 === c }) { throw TraitError("content item \(i + 1) (\(c)) appears twice") }
         }
         let depth = 1 + (content.map(\.depth).max() ?? -1)
-        if depth > SwiftUIView.maximumDepth {
+        // (depth counts the levels below this view: the chain holds depth + 1 views.)
+        if depth + 1 > SwiftUIView.maximumDepth {
             throw TraitError("content is nested more than \(SwiftUIView.maximumDepth) views deep")
         }
         self.name = name
