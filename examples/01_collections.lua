@@ -8,7 +8,7 @@ local tc = traits.collection(function(t)
 end)
 print("built:    " .. tostring(tc))
 
--- traits.modifyingTraits { ... } returns a new collection; the original is unchanged.
+-- tc:modifyingTraits(function(t) ... end) returns a new collection; the original is unchanged.
 local modified = tc:modifyingTraits(function(t)
   t.horizontalSizeClass = "compact"
   t.userInterfaceStyle = "dark"

@@ -1,6 +1,7 @@
 -- A feature flag as a trait, persisted across runs: the window scene registers
--- for the flag, writes its value to a JSON file keyed by the trait identifier,
--- and the next run restores it from there.
+-- for the flag and writes its collection's encoding to a JSON file (keyed by
+-- trait identifier; a flag at its default, false, is left out: `{}`), and the
+-- next run restores it from there.
 -- Run twice: traitlab examples/08_feature_flag.lua [file]
 local path = arg and arg[1] or ((os.getenv("TMPDIR") or "/tmp") .. "/traitlab-feature-flags.json")
 
