@@ -861,7 +861,16 @@ int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key
         }
     } else {
         lua_rawgeti(L, LUA_REGISTRYINDEX, key_ref);
-        if (tl_env_lookup(L, u, lua_gettop(L)) == LUA_TFUNCTION) status = LUA_OK;
+        int t = tl_env_lookup(L, u, lua_gettop(L));
+        if (t == LUA_TFUNCTION) status = LUA_OK;
+        else if (t != LUA_TNIL) {
+            // A callback field that is no function (a class field replaced raw):
+            // the caller says so, with the type pushed here.
+            const char *type = lua_typename(L, t);
+            lua_settop(L, top);
+            lua_pushstring(L, type);
+            return TL_ENV_CALL_NOT_FUNCTION;
+        }
     }
     if (status != LUA_OK) { lua_settop(L, top); return status; }
     lua_pushvalue(L, u);
@@ -1208,14 +1217,24 @@ static int tl_env_index(lua_State *L) {
         }
         lua_settop(L, 2);
     }
-    // Methods: the class chain, raw.
-    lua_pushvalue(L, lua_upvalueindex(2));
-    if (lua_type(L, -1) == LUA_TTABLE && tl_chain_lookup(L, 2) != LUA_TNIL) return 1;
-    lua_settop(L, 2);
+    // Built-in methods, from the class's own copy (no script reaches it), and
+    // properties: both before the class chain, which a script can write raw
+    // (rawset(Class, ...)) and so must not hide either.
+    if (lua_type(L, lua_upvalueindex(4)) == LUA_TTABLE) {
+        lua_pushvalue(L, 2);
+        if (lua_rawget(L, lua_upvalueindex(4)) != LUA_TNIL) return 1;
+        lua_settop(L, 2);
+    }
     // Properties: Swift gets (object, key, property id).
     lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(3)) != LUA_TNUMBER) { lua_pushnil(L); return 1; }
-    return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER)
+        return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
+    lua_settop(L, 2);
+    // Methods of the script's classes: the class chain, raw.
+    lua_pushvalue(L, lua_upvalueindex(2));
+    if (lua_type(L, -1) == LUA_TTABLE && tl_chain_lookup(L, 2) != LUA_TNIL) return 1;
+    lua_pushnil(L);
+    return 1;
 }
 
 // ---------------------------------------------------------------------------
@@ -1410,13 +1429,38 @@ void tl_push_collection_indexer(lua_State *L, int fnid, int methods_index, int t
     lua_pushcclosure(L, tl_collection_index, 3);
 }
 
-void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index) {
+void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index, int builtins_index) {
     class_index = lua_absindex(L, class_index);
     props_index = lua_absindex(L, props_index);
+    builtins_index = lua_absindex(L, builtins_index);
     lua_pushinteger(L, fnid);
     lua_pushvalue(L, class_index);
     lua_pushvalue(L, props_index);
-    lua_pushcclosure(L, tl_env_index, 3);
+    lua_pushvalue(L, builtins_index);
+    lua_pushcclosure(L, tl_env_index, 4);
+}
+
+// Where an instance metatable keeps its class's built-in methods (a light
+// userdata key no script can make; the metatable itself is protected).
+static char tl_builtins_key;
+
+void tl_set_builtins(lua_State *L, int meta_index, int builtins_index) {
+    meta_index = lua_absindex(L, meta_index);
+    lua_pushvalue(L, builtins_index);
+    lua_rawsetp(L, meta_index, &tl_builtins_key);
+}
+
+int tl_is_builtin(lua_State *L, int idx, int key) {
+    idx = lua_absindex(L, idx);
+    key = lua_absindex(L, key);
+    int top = lua_gettop(L);
+    int found = 0;
+    if (lua_getmetatable(L, idx) && lua_rawgetp(L, -1, &tl_builtins_key) == LUA_TTABLE) {
+        lua_pushvalue(L, key);
+        found = lua_rawget(L, -2) != LUA_TNIL;
+    }
+    lua_settop(L, top);
+    return found;
 }
 
 static int tl_env_newindex(lua_State *L) {
@@ -1435,9 +1479,8 @@ static int tl_env_newindex(lua_State *L) {
         const char *k = lua_tostring(L, 2);
         if (tl_is_reserved_key(L, 2))
             return luaL_error(L, "cannot set field '%s' on %s: names starting with '__' are reserved", k, luaL_typename(L, 1));
-        if (tl_rawlookup_at(L, 1, 2) == LUA_TFUNCTION && lua_iscfunction(L, -1))
+        if (tl_is_builtin(L, 1, 2))
             return luaL_error(L, "cannot replace built-in method '%s'", k);
-        lua_pop(L, 1);
     } else if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {
         return luaL_error(L, "cannot use a light userdata as a field name");
     }

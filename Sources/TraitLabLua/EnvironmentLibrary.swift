@@ -127,8 +127,27 @@ extension LuaHost {
                    luaMethods: Int32? = nil) -> Int32 {
         L.newTable()
         let c = L.top
+        // The built-in methods: in the class table (Class.method reads them)
+        // and in a copy no script reaches, which instances consult first, so
+        // that no assignment to a class table replaces one for its objects.
+        L.newTable()
+        let builtins = L.top
+        if let parent {
+            L.registryGet(refs.classes)
+            L.registryGet(parent)
+            if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "builtins") == LUA_TTABLE {
+                L.forEachPair(-1) {
+                    L.pushValue(-2)
+                    L.pushValue(-2)
+                    lua_rawset(L, builtins)
+                }
+            }
+            L.setTop(builtins)
+        }
         for (k, f) in methods {
             L.pushFunction(LuaFunctions.id("\(name):\(k)", f))
+            L.pushValue(-1)
+            L.rawSet(builtins, k)
             L.rawSet(c, k)
         }
         if let luaMethods {
@@ -161,9 +180,10 @@ extension LuaHost {
         L.newTable(nrec: 8)
         let im = L.top
         L.registryGet(refs.properties)
-        tl_push_env_indexer(L, LuaFunctions.id("environment.get", { c in try c.host.getProperty(c) }), c, -1)
+        tl_push_env_indexer(L, LuaFunctions.id("environment.get", { c in try c.host.getProperty(c) }), c, -1, builtins)
         L.rawSet(im, "__index")
         L.pop()
+        tl_set_builtins(L, im, builtins)
         L.registryGet(refs.envNewindex); L.rawSet(im, "__newindex")
         tl_pushboxgc(L); L.rawSet(im, "__gc")
         L.registryGet(refs.envToString); L.rawSet(im, "__tostring")
@@ -189,8 +209,9 @@ extension LuaHost {
         if let kind { L.push(kind.rawValue); L.rawSet(-2, "kind") }
         L.push(Int(bits)); L.rawSet(-2, "callbacks")
         L.pushValue(im); L.rawSet(-2, "meta")
+        L.pushValue(builtins); L.rawSet(-2, "builtins")
         lua_rawset(L, -3)
-        L.pop(2)
+        L.pop(3)   // (the table of classes, the instance metatable, the built-ins)
         return L.ref()
     }
 
@@ -214,12 +235,21 @@ extension LuaHost {
         if callbackBit(name) != nil, lua_type(L, value) != LUA_TFUNCTION {
             return "callback '\(name)' must be a function, got \(L.typeName(value))"
         }
-        let p = L.absIndex(parent), k = L.absIndex(key)
-        defer { L.pop() }
-        if tl_rawlookup_at(L, p, k) == LUA_TFUNCTION, lua_iscfunction(L, -1) != 0 {
-            return "cannot replace built-in method '\(name)'"
-        }
+        if isBuiltin(ofClass: parent, key: key) { return "cannot replace built-in method '\(name)'" }
         return nil
+    }
+
+    /// Whether the key at `key` names a built-in method of the class table at
+    /// `classIndex` (its own or inherited: the class's table of built-ins).
+    func isBuiltin(ofClass classIndex: Int32, key: Int32) -> Bool {
+        let p = L.absIndex(classIndex), k = L.absIndex(key)
+        let base = L.top
+        defer { L.setTop(base) }
+        L.registryGet(refs.classes)
+        L.pushValue(p)
+        guard lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "builtins") == LUA_TTABLE else { return false }
+        L.pushValue(k)
+        return lua_rawget(L, -2) != LUA_TNIL
     }
 
     private func setClassField(_ c: LuaCall) throws -> Int32 {
@@ -354,11 +384,7 @@ extension LuaHost {
         let k = L.absIndex(key), v = L.absIndex(value)
         if let name = L.string(k) {
             if name.hasPrefix("__") { throw LuaError.message("cannot set field '\(name)': names starting with '__' are reserved") }
-            if tl_rawlookup_at(L, u, k) == LUA_TFUNCTION, lua_iscfunction(L, -1) != 0 {
-                L.pop()
-                throw LuaError.message("cannot replace built-in method '\(name)'")
-            }
-            L.pop()
+            if tl_is_builtin(L, u, k) != 0 { throw LuaError.message("cannot replace built-in method '\(name)'") }
         }
         guard lua_type(L, k) != LUA_TLIGHTUSERDATA else { throw LuaError.message("cannot use a light userdata as a field name") }
         if !L.isNil(v), lua_type(L, v) != LUA_TFUNCTION, let name = L.string(k), callbackBit(name) != nil {

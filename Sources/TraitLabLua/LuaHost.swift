@@ -605,10 +605,13 @@ enum EnvironmentKind: String {
 extension LuaHost: TraitWorldDelegate {
     /// Pushes the callback for `bit` of the object at `u` (its own field or
     /// its class's), with an interned key; true when it is a function.
-    private func lookUpCallback(_ u: Int32, _ bit: UInt16) -> Bool {
+    private func lookUpCallback(_ u: Int32, _ bit: UInt16) throws -> Bool {
         L.registryGet(refs.callbackKeys[bit.trailingZeroBitCount])
         let t = tl_rawlookup_at(L, u, -1)
         tl_remove(L, -2)
+        if t != LUA_TFUNCTION && t != LUA_TNIL, let env = L.box(u, as: TraitEnvironment.self) {
+            throw notAFunction(env, bit, L.typeName(-1))
+        }
         return t == LUA_TFUNCTION
     }
 
@@ -643,8 +646,17 @@ extension LuaHost: TraitWorldDelegate {
                            refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
         case LUA_OK, TL_ENV_CALL_NONE: return true
         case TL_ENV_CALL_SLOW: return false
+        case TL_ENV_CALL_NOT_FUNCTION:
+            let type = popError()
+            throw notAFunction(env, bit, type)
         default: throw popErrorValue()
         }
+    }
+
+    /// A callback that is there but is no function (a class field assigned
+    /// raw, past the class's checks) is an error, not a callback silently skipped.
+    private func notAFunction(_ env: TraitEnvironment, _ bit: UInt16, _ type: String) -> LuaError {
+        .message("callback '\(callbackNames[bit.trailingZeroBitCount])' of \(env) is a \(type), not a function")
     }
 
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
@@ -652,7 +664,7 @@ extension LuaHost: TraitWorldDelegate {
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        guard lookUpCallback(u, TraitEnvironment.hostTraitCollectionDidChange) else { return }
+        guard try lookUpCallback(u, TraitEnvironment.hostTraitCollectionDidChange) else { return }
         L.pushValue(u)
         push(previous)
         try call(2)
@@ -665,7 +677,7 @@ extension LuaHost: TraitWorldDelegate {
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        guard lookUpCallback(u, event.hostBit) else { return }
+        guard try lookUpCallback(u, event.hostBit) else { return }
         L.pushValue(u)
         try call(1)
     }

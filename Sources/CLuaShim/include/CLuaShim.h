@@ -215,6 +215,9 @@ int tl_pindex(lua_State *L, int obj);
 // handler (tl_env_set_lone_handler).
 #define TL_ENV_CALL_NONE (-100)
 #define TL_ENV_CALL_SLOW (-101)
+// The callback named registry[key_ref] is there but is no function: its type
+// name is pushed (a string), for the caller's error.
+#define TL_ENV_CALL_NOT_FUNCTION (-102)
 #define TL_LONE_HANDLER (-1)
 int tl_env_call(lua_State *L, int objects_ref, void *env, uint32_t slot, int key_ref, lua_Integer handler_id, int previous_ref);
 // Runs `fn(L, ud)` in protected mode (for raising APIs such as lua_next on foreign
@@ -324,10 +327,19 @@ void tl_collection_promote(lua_State *L, int box, int template_index, int cache_
 void tl_collection_keep(lua_State *L, int box, int key, int value);
 // Forgets the values a collection object cached (definitions changed).
 void tl_collection_clear_cache(lua_State *L, int box);
-void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index);
+// __index of a class's instances: the object's own fields, traitCollection,
+// the class's built-in methods (the table at builtins_index), properties
+// (Swift's getter), then the class chain from class_index, raw.
+void tl_push_env_indexer(lua_State *L, int fnid, int class_index, int props_index, int builtins_index);
+// Keeps the built-in methods table at builtins_index in the instance
+// metatable at meta_index (for tl_is_builtin).
+void tl_set_builtins(lua_State *L, int meta_index, int builtins_index);
+// Whether the key at `key` names a built-in method of the object at idx (by its
+// metatable's built-ins). Leaves the stack as it was; cannot raise.
+int tl_is_builtin(lua_State *L, int idx, int key);
 // __newindex: a known property calls Swift's setter with (object, key, value,
 // property id); other keys go to the field table (made on first use), except
-// reserved "__" names and built-in (C) methods, which are refused.
+// reserved "__" names and built-in methods (tl_is_builtin), which are refused.
 void tl_push_env_newindexer(lua_State *L, int fnid, int props_index);
 // Pushes the field table of the environment at idx (making it when `create`),
 // or nil when there is none or idx is no environment. Returns 1 for a table.
