@@ -70,7 +70,7 @@ extension LuaHost {
         }
         refs.setterKeys = L.ref()
 
-        L.registryGet(refs.setterKeys)
+        L.registryTable(refs.setterKeys)
         tl_push_env_newindexer(L, LuaFunctions.id("environment.set", { c in try c.host.setProperty(c) }), -1)
         refs.envNewindex = L.ref()
         L.pop()
@@ -85,7 +85,7 @@ extension LuaHost {
         func make(_ name: String, _ kind: EnvironmentKind, parent: Int32, _ methods: [(String, LuaFunction)]) -> Int32 {
             let ref = makeClass(name: name, kind: kind, parent: parent, methods: methods)
             refs.baseClasses[kind] = ref
-            L.registryGet(ref)
+            L.registryTable(ref)
             L.rawSet(ui, name)
             return ref
         }
@@ -115,7 +115,7 @@ extension LuaHost {
         _ = make("HostingController", .hostingController, parent: viewController, [])
         _ = make("PresentationController", .presentationController, parent: base, [])
         // ui.Screen.main: the default screen profile.
-        L.registryGet(screen)
+        L.registryTable(screen)
         push(world.mainScreen)
         L.rawSet(-2, "main")
         L.pop()
@@ -133,8 +133,8 @@ extension LuaHost {
         L.newTable()
         let builtins = L.top
         if let parent {
-            L.registryGet(refs.classes)
-            L.registryGet(parent)
+            L.registryTable(refs.classes)
+            L.registryTable(parent)
             if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "builtins") == LUA_TTABLE {
                 L.forEachPair(-1) {
                     L.pushValue(-2)
@@ -162,8 +162,8 @@ extension LuaHost {
         L.newTable()
         let mc = L.top
         if let parent {
-            L.registryGet(parent); L.rawSet(mc, "__index")
-            L.registryGet(parent); L.rawSet(mc, "__metatable")
+            L.registryTable(parent); L.rawSet(mc, "__index")
+            L.registryTable(parent); L.rawSet(mc, "__metatable")
         } else {
             L.push(false); L.rawSet(mc, "__metatable")
         }
@@ -179,7 +179,7 @@ extension LuaHost {
         // getmetatable(object) gives the class table.
         L.newTable(nrec: 8)
         let im = L.top
-        L.registryGet(refs.properties)
+        L.registryTable(refs.properties)
         tl_push_env_indexer(L, LuaFunctions.id("environment.get", { c in try c.host.getProperty(c) }), c, -1, builtins)
         L.rawSet(im, "__index")
         L.pop()
@@ -192,7 +192,7 @@ extension LuaHost {
         // Callback bits: the parent's and the methods given here.
         var bits: UInt16 = 0
         if let parent {
-            L.registryGet(parent)
+            L.registryTable(parent)
             bits = classCallbacks(at: -1)
             L.pop()
         }
@@ -202,7 +202,7 @@ extension LuaHost {
             }
         }
         // classes[C] = { name, kind, meta }
-        L.registryGet(refs.classes)
+        L.registryTable(refs.classes)
         L.pushValue(c)
         L.newTable()
         L.push(name); L.rawSet(-2, "name")
@@ -245,7 +245,7 @@ extension LuaHost {
         let p = L.absIndex(classIndex), k = L.absIndex(key)
         let base = L.top
         defer { L.setTop(base) }
-        L.registryGet(refs.classes)
+        L.registryTable(refs.classes)
         L.pushValue(p)
         guard lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "builtins") == LUA_TTABLE else { return false }
         L.pushValue(k)
@@ -267,7 +267,7 @@ extension LuaHost {
         lua_rawset(L, 1)
         guard lua_type(L, 3) == LUA_TFUNCTION, let name = L.string(2), let bit = callbackBit(name) else { return 0 }
         // Which classes now find it (rare: classes are set up once, before most objects exist).
-        L.registryGet(refs.classes)
+        L.registryTable(refs.classes)
         L.forEachPair(-1) {
             let k = L.absIndex(-2)
             if tl_rawlookup(L, k, name) == LUA_TFUNCTION, lua_type(L, k + 1) == LUA_TTABLE {
@@ -280,7 +280,7 @@ extension LuaHost {
             L.pop()
         }
         L.pop()
-        L.registryGet(refs.objects)
+        L.registryTable(refs.objects)
         L.forEachPair(-1) {
             // (The table keeps collection objects too.)
             guard let env = L.box(-1, as: TraitEnvironment.self) else { return }
@@ -294,7 +294,7 @@ extension LuaHost {
     /// The callback bits of the class table at `i` (inherited ones included).
     func classCallbacks(at i: Int32) -> UInt16 {
         let t = L.absIndex(i)
-        L.registryGet(refs.classes)
+        L.registryTable(refs.classes)
         L.pushValue(t)
         defer { L.pop(2) }
         guard lua_rawget(L, -2) == LUA_TTABLE else { return 0 }
@@ -308,7 +308,7 @@ extension LuaHost {
     func classInfo(at i: Int32) -> (name: String, kind: EnvironmentKind?)? {
         guard lua_type(L, i) == LUA_TTABLE else { return nil }
         let t = L.absIndex(i)
-        L.registryGet(refs.classes)
+        L.registryTable(refs.classes)
         L.pushValue(t)
         defer { L.pop(2) }
         guard lua_rawget(L, -2) == LUA_TTABLE else { return nil }
@@ -428,7 +428,7 @@ extension LuaHost {
         case .traitOverrides:
             if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
             L.pushBox(OverridesBox(env), kind: .overrides)
-            L.registryGet(refs.overridesMeta)
+            L.registryTable(refs.overridesMeta)
             lua_setmetatable(L, -2)
             L.pushValue(-1)
             setHostField(1, "traitOverrides")
@@ -595,7 +595,7 @@ extension LuaHost {
         let parentRef = L.ref()
         defer { L.unref(parentRef) }
         let ref = makeClass(name: name, kind: info.kind, parent: parentRef, methods: [], luaMethods: L.isNil(3) ? nil : 3)
-        L.registryGet(ref)
+        L.registryTable(ref)
         L.unref(ref)
         return 1
     }
@@ -691,7 +691,7 @@ extension LuaHost {
             storeHandler(env: 1, id: id, handler: 3)
         }
         L.pushBox(r, kind: .registration)
-        L.registryGet(refs.tokenMeta)
+        L.registryTable(refs.tokenMeta)
         lua_setmetatable(L, -2)
         return 1
     }

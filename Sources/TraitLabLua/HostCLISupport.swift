@@ -123,7 +123,7 @@ extension LuaHost {
         case "traitOverrides":
             guard !(env is Screen) else { return false }
             L.pushBox(OverridesBox(env), kind: .overrides)
-            L.registryGet(refs.overridesMeta)
+            L.registryTable(refs.overridesMeta)
             lua_setmetatable(L, -2)
             return true
         case "view", "viewIfLoaded": target = vc?.viewIfLoaded

@@ -12,7 +12,7 @@ extension LuaHost {
     /// Builds `traits`, `ui`, `swiftui` and `plugins`, sets them as globals and
     /// as `package.loaded.traitlab`.
     func installLibrary() throws {
-        L.registryGet(LUA_RIDX_GLOBALS)
+        L.registryTable(LUA_RIDX_GLOBALS)
         _ = L.rawGet(-1, "next")
         refs.next = L.ref()
         L.pop()
@@ -42,13 +42,13 @@ extension LuaHost {
         L.rawSet(lib, "plugins")
 
         for name in ["traits", "ui", "swiftui", "plugins"] {
-            L.registryGet(LUA_RIDX_GLOBALS)
+            L.registryTable(LUA_RIDX_GLOBALS)
             _ = L.rawGet(lib, name)
             L.rawSet(-2, name)
             L.pop()
         }
         // require("traitlab") returns the same table.
-        L.registryGet(LUA_RIDX_GLOBALS)
+        L.registryTable(LUA_RIDX_GLOBALS)
         if L.rawGet(-1, "package") == LUA_TTABLE, L.rawGet(-1, "loaded") == LUA_TTABLE {
             L.pushValue(lib)
             L.rawSet(-2, "traitlab")
@@ -58,7 +58,7 @@ extension LuaHost {
     }
 
     /// Pushes `{ traits, ui, swiftui, plugins }`.
-    public func pushLibrary() { L.registryGet(refs.library) }
+    public func pushLibrary() { L.registryTable(refs.library) }
 
     private func installUI() {
         L.newTable()
@@ -163,7 +163,7 @@ extension LuaHost {
             // finds it through a weak table, so a function that captures the
             // view using the color is a Lua-only cycle.
             let provider = DynamicColorFunction(host: c.host)
-            c.L.registryGet(c.host.refs.dynamicColorFunctions)
+            c.L.registryTable(c.host.refs.dynamicColorFunctions)
             c.L.pushValue(1)
             lua_rawseti(c.L, -2, lua_Integer(provider.id))
             c.L.pop()
@@ -243,7 +243,7 @@ extension LuaHost {
 
     func pushColor(_ v: ColorValue) {
         L.pushBox(ColorBox(v), kind: .color, userValues: 1)
-        L.registryGet(refs.colorMeta)
+        L.registryTable(refs.colorMeta)
         lua_setmetatable(L, -2)
     }
 
@@ -315,7 +315,7 @@ final class DynamicColorFunction {
         let L = host.L
         let base = L.top
         defer { L.setTop(base) }
-        L.registryGet(host.refs.dynamicColorFunctions)
+        L.registryTable(host.refs.dynamicColorFunctions)
         guard lua_rawgeti(L, -1, lua_Integer(id)) == LUA_TFUNCTION else {
             throw LuaError.message("this dynamic color's function was collected (keep the ui.Color object referenced)")
         }

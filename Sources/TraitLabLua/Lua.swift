@@ -237,6 +237,20 @@ extension LuaStatePointer {
 
     func registryGet(_ ref: Int32) { lua_rawgeti(self, tl_registryindex(), lua_Integer(ref)) }
 
+    /// Pushes the table the host keeps in the registry at `ref`. Outside the
+    /// sandbox a script can write the registry (`debug.getregistry()`), and a
+    /// table operation on anything else would corrupt memory: a value there
+    /// that is no table is replaced by an empty table, so forging loses the
+    /// host's state kept there, never its memory safety.
+    func registryTable(_ ref: Int32) {
+        if lua_rawgeti(self, tl_registryindex(), lua_Integer(ref)) == LUA_TTABLE { return }
+        pop()
+        lua_createtable(self, 0, 0)
+        guard ref > 0 else { return }   // (no slot to heal: LUA_NOREF, LUA_REFNIL)
+        pushValue(-1)
+        lua_rawseti(self, tl_registryindex(), lua_Integer(ref))   // (a key the registry has: no allocation)
+    }
+
     /// Stores the top value in the registry and returns its reference (pops it).
     func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
     func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
@@ -285,11 +299,11 @@ extension LuaHost {
     /// definition or enum), making it with the metatable `meta` on first use.
     func pushPinned(_ obj: AnyObject, kind: BoxKind, meta: Int32) {
         let key = Unmanaged.passUnretained(obj).toOpaque()
-        L.registryGet(refs.definitions)
+        L.registryTable(refs.definitions)
         if tl_rawgetp(L, -1, key) != LUA_TNIL { tl_remove(L, -2); return }
         L.pop()
         L.pushBox(obj, kind: kind)
-        L.registryGet(meta)
+        L.registryTable(meta)
         lua_setmetatable(L, -2)
         L.pushValue(-1)
         tl_rawsetp(L, -3, key)

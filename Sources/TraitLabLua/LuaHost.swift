@@ -167,7 +167,7 @@ public final class LuaHost {
         // working: no tree may mix two worlds.
         var released: [UnsafeMutableRawPointer] = []
         // (Collection objects, kept there too, stay valid: a collection is a value.)
-        L.registryGet(refs.objects)
+        L.registryTable(refs.objects)
         L.pushNil()
         while lua_next(L, -2) != 0 {
             var kind: Int32 = 0
@@ -190,7 +190,7 @@ public final class LuaHost {
         }
         for ref in [refs.objects, refs.anchors, refs.collectionCache,
                     refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
-            L.registryGet(ref)
+            L.registryTable(ref)
             L.pushNil()
             while lua_next(L, -2) != 0 {
                 L.pop()
@@ -208,7 +208,7 @@ public final class LuaHost {
         LuaFunctions.deferredReleases += released
         // ui.Screen.main is the new world's.
         if let screen = refs.baseClasses[.screen] {
-            L.registryGet(screen)
+            L.registryTable(screen)
             push(world.mainScreen)
             L.rawSet(-2, "main")
             L.pop()
@@ -416,7 +416,7 @@ public final class LuaHost {
         // Exposing an environment exposes its owners too (recursively, up the tree).
         _ = lua_checkstack(L, 16)
         let key = Unmanaged.passUnretained(env).toOpaque()
-        L.registryGet(refs.objects)
+        L.registryTable(refs.objects)
         if tl_env_object(L, -1, key, env.hostSlot) != 0 {
             tl_remove(L, -2)
             return
@@ -426,7 +426,7 @@ public final class LuaHost {
         if let classTable {
             classIndex = L.absIndex(classTable)
         } else {
-            L.registryGet(refs.baseClasses[EnvironmentKind(env)] ?? LUA_REFNIL)
+            L.registryTable(refs.baseClasses[EnvironmentKind(env)] ?? LUA_REFNIL)
             classIndex = L.top
         }
         L.pushBox(env, kind: .environment, userValues: 1)
@@ -436,13 +436,13 @@ public final class LuaHost {
         // Callback bits (inherited ones included) live in the class's description,
         // kept current by the classes' __newindex: an update never looks a callback up by name.
         env.hostCallbacks = classCallbacks(at: classIndex)
-        L.registryGet(refs.classes)
+        L.registryTable(refs.classes)
         L.pushValue(classIndex)
         if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "meta") == LUA_TTABLE {
             lua_setmetatable(L, u)
         }
         L.setTop(u)
-        L.registryGet(refs.objects)
+        L.registryTable(refs.objects)
         env.hostSlot = tl_env_adopt(L, -1, u)
         L.pop()
         env.isExposed = true
@@ -466,7 +466,7 @@ public final class LuaHost {
             if on { L.pushValue(u) } else { L.pushNil() }
             tl_rawsetp(L, -2, key)
         } else {
-            L.registryGet(refs.anchors)
+            L.registryTable(refs.anchors)
             L.pushValue(u)
             if on { L.push(true) } else { L.pushNil() }
             lua_rawset(L, -3)
@@ -538,7 +538,7 @@ public final class LuaHost {
         // them so too), else by address; a tracking object always by address.
         let h = tl_gethost(L)!
         let bySlot = !tracking && tl_collection_keyed_here(h, tc.hostKey) != 0
-        L.registryGet(tracking ? refs.trackingCache : bySlot ? refs.objects : refs.collectionCache)
+        L.registryTable(tracking ? refs.trackingCache : bySlot ? refs.objects : refs.collectionCache)
         // A box whose __gc a script called (debug.getmetatable) is dead: replace it.
         if tl_collection_object(L, -1, key, bySlot ? 1 : 0, tc.hostKey) != 0, tl_tobox(L, -1, nil) != nil {
             tl_remove(L, -2)
@@ -547,7 +547,7 @@ public final class LuaHost {
         L.pop()
         let objects = L.top
         L.pushBox(tc, kind: .collection, userValues: tracking ? 2 : 1)
-        L.registryGet(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
+        L.registryTable(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         if bySlot {
             tc.hostKey = UInt64(h.pointee.host_id) << 32 | UInt64(tl_env_adopt(L, objects, -1))

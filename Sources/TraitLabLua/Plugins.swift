@@ -125,7 +125,7 @@ extension LuaHost {
     public func loadPlugin(_ nameOrPath: String, near: String? = nil) throws {
         let guessed = nameOrPath.hasSuffix(".lua") || nameOrPath.contains("/") ? nil : nameOrPath
         if let n = guessed, let p = plugins.plugins[n] {
-            L.registryGet(p.manifestRef)
+            L.registryTable(p.manifestRef)
             return
         }
         if let n = guessed, let at = plugins.stack.firstIndex(of: n) {
@@ -137,7 +137,7 @@ extension LuaHost {
             throw LuaError.message("plugin '\(nameOrPath)' not found\(requiredBy); searched: \(pluginSearchPath().joined(separator: ", "))")
         }
         if let existing = plugins.plugins.values.first(where: { $0.path == path }) {
-            L.registryGet(existing.manifestRef)
+            L.registryTable(existing.manifestRef)
             return
         }
         let started = plugins.stack.isEmpty
@@ -276,7 +276,7 @@ extension LuaHost {
     /// reload may drop a definition or give its replacement another name);
     /// the next use of a name asks the registry again.
     func clearPropertyNames() {
-        L.registryGet(refs.definitionsByProperty)
+        L.registryTable(refs.definitionsByProperty)
         L.pushNil()
         while lua_next(L, -2) != 0 {
             L.pop()
@@ -291,7 +291,7 @@ extension LuaHost {
     func clearCollectionCaches() {
         // (The table of objects keeps environments too.)
         for ref in [refs.objects, refs.collectionCache, refs.trackingCache] {
-            L.registryGet(ref)
+            L.registryTable(ref)
             L.pushNil()
             while lua_next(L, -2) != 0 {
                 var kind: Int32 = 0

@@ -569,7 +569,7 @@ final class LuaBridge: EnvironmentBridge {
         let box = MutableTraitsBox(mutableTraits)
         defer { box.isValid = false }
         L.pushBox(box, kind: .mutableTraits)
-        L.registryGet(host.refs.mutableMeta)
+        L.registryTable(host.refs.mutableMeta)
         lua_setmetatable(L, -2)
         host.push(value)
         do {

@@ -105,7 +105,7 @@ extension LuaHost {
         if lua_type(L, i) == LUA_TSTRING {
             // Property names seen before: one raw lookup with the Lua string
             // itself, no Swift string and no hashing on the Swift side.
-            L.registryGet(refs.definitionsByProperty)
+            L.registryTable(refs.definitionsByProperty)
             L.pushValue(i)
             lua_rawget(L, -2)
             if let d = L.box(-1, as: TraitDefinition.self) { L.pop(2); return d }
@@ -114,7 +114,7 @@ extension LuaHost {
         if let d = L.box(i, as: TraitDefinition.self) { return d }
         if let p = L.string(i) {
             if let d = world.registry.definition(forProperty: p) {
-                L.registryGet(refs.definitionsByProperty)
+                L.registryTable(refs.definitionsByProperty)
                 L.pushValue(i)
                 push(d)
                 lua_rawset(L, -3)
@@ -256,7 +256,7 @@ extension LuaHost {
             L.pushFunction(LuaFunctions.id(f.0, f.1))
             L.rawSet(methods, k)
         }
-        L.registryGet(refs.collectionMeta)
+        L.registryTable(refs.collectionMeta)
         let meta = L.top
         tl_push_collection_indexer(L, LuaFunctions.id("collection.index", { c in try c.host.collectionField(c) }), methods, 0)
         L.pushValue(-1)
@@ -518,7 +518,7 @@ extension LuaHost {
         defer { box.isValid = false }
         L.pushValue(fnIndex)
         L.pushBox(box, kind: .mutableTraits)
-        L.registryGet(refs.mutableMeta)
+        L.registryTable(refs.mutableMeta)
         lua_setmetatable(L, -2)
         try call(1)
         return box.traits.makeCollection()
