@@ -670,6 +670,7 @@ static int tl_pcall_with(lua_State *L, int nargs, int nresults, lua_CFunction ha
 // the string, its __tostring, or "(error object is a X value)".
 static int tl_error_text_body(lua_State *L) {
     if (lua_type(L, 1) == LUA_TSTRING) return 1;
+    if (lua_type(L, 1) == LUA_TNUMBER) { lua_tostring(L, 1); return 1; }   // (as lua.c's msghandler)
     if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
     lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     return 1;
@@ -1477,8 +1478,13 @@ static int tl_env_newindex(lua_State *L) {
             return tl_call_swift(L, (int)lua_tointeger(L, lua_upvalueindex(1)));
         lua_pop(L, 1);
         const char *k = lua_tostring(L, 2);
-        if (tl_is_reserved_key(L, 2))
-            return luaL_error(L, "cannot set field '%s' on %s: names starting with '__' are reserved", k, luaL_typename(L, 1));
+        if (tl_is_reserved_key(L, 2)) {
+            // (The name as the message quotes it: cut, as Swift's messages are.)
+            char shown[104];
+            size_t len = strlen(k);
+            snprintf(shown, sizeof shown, "%.96s%s", k, len > 96 ? "..." : "");
+            return luaL_error(L, "cannot set field '%s' on %s: names starting with '__' are reserved", shown, luaL_typename(L, 1));
+        }
         if (tl_is_builtin(L, 1, 2))
             return luaL_error(L, "cannot replace built-in method '%s'", k);
     } else if (lua_type(L, 2) == LUA_TLIGHTUSERDATA) {

@@ -46,8 +46,10 @@ extension LuaHost {
         let base = L.top
         defer { L.setTop(base) }
         pushErrorValue(serial: serial, description: description)
-        guard tl_error_text(L) == LUA_OK, let s = L.string(-1) else { return description }
-        return s
+        let status = tl_error_text(L)
+        guard let s = L.string(-1) else { return description }
+        // A __tostring that failed (or ran out of time): its own error says what happened.
+        return status == LUA_OK ? s : "\(description) (its __tostring failed: \(s))"
     }
 
     // MARK: - Looking at values

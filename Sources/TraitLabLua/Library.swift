@@ -286,7 +286,8 @@ extension LuaHost {
           for _, p in ipairs(plugin_names()) do
             if p.name == name then return plugin_load(name) end
           end
-          error(("module '%s' not found: the sandbox reads no files (only preloaded modules and plugins named on the command line)"):format(name), 2)
+          local shown = #name > 200 and name:sub(1, 200) .. "..." or name
+          error(("module '%s' not found: the sandbox reads no files (only preloaded modules and plugins named on the command line)"):format(shown), 2)
         end
         package = { loaded = loaded, preload = preload, config = config, path = "", cpath = "" }
         loaded.package = package

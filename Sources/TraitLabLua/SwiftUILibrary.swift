@@ -557,7 +557,7 @@ final class LuaBridge: EnvironmentBridge {
             try host.call(1, results: 1)
             return try host.traitValue(at: -1)
         } catch let e as LuaError {
-            throw TraitError(e.text)
+            throw TraitError(host.text(of: e))   // (a value raised: its __tostring, and the slot it held is freed)
         }
     }
 
@@ -575,7 +575,7 @@ final class LuaBridge: EnvironmentBridge {
         do {
             try host.call(2)
         } catch let e as LuaError {
-            throw TraitError(e.text)
+            throw TraitError(host.text(of: e))   // (a value raised: its __tostring, and the slot it held is freed)
         }
         mutableTraits = box.traits
     }

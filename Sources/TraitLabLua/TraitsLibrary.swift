@@ -18,7 +18,7 @@ extension LuaHost {
     /// The string at `i` as text. Trait values are text, as in Swift: a Lua
     /// string that is not valid UTF-8 is an error, where a repair would make
     /// distinct values equal (and their change invisible to handlers).
-    func text(at i: Int32) throws -> String {
+    func text(at i: Int32, what: String = "trait string values") throws -> String {
         var len = 0
         guard lua_type(L, i) == LUA_TSTRING, let p = tl_tostring(L, i, &len) else { return "" }
         let bytes = UnsafeRawBufferPointer(start: p, count: len)
@@ -36,7 +36,7 @@ extension LuaHost {
             case .emptyInput, .error: break decoding
             }
         }
-        throw LuaError.message("trait string values must be valid UTF-8 text (this one is not at byte \(valid + 1))")
+        throw LuaError.message("\(what) must be valid UTF-8 text (this one is not at byte \(valid + 1))")
     }
 
     /// Converts the Lua value at `i` to a trait value (plain data only).
@@ -160,7 +160,8 @@ extension LuaHost {
         fn("define") { c in try c.host.defineTrait(c) }
         fn("collection") { c in try c.host.makeCollection(c) }
         fn("decode") { c in
-            let json = try c.string(1)
+            guard lua_type(c.L, 1) == LUA_TSTRING else { throw c.typeError(1, "string") }
+            let json = try c.host.text(at: 1, what: "a JSON document")   // (a repair would make "\xff" and "\xfe" decode equal)
             let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry)
             c.host.push(tc)
             return 1
@@ -364,7 +365,12 @@ extension LuaHost {
         for k in 1...n {
             lua_rawgeti(L, 2, lua_Integer(k))
             defer { L.pop() }
-            guard let s = L.string(-1), !s.isEmpty else { throw c.argError(2, "case \(k) must be a non-empty string, got \(L.typeName(-1))") }
+            guard lua_type(L, -1) == LUA_TSTRING, let s = try? text(at: -1, what: "enum case names"), !s.isEmpty else {
+                if lua_type(L, -1) == LUA_TSTRING, L.string(-1)?.isEmpty == false {
+                    throw c.argError(2, "case \(k) must be valid UTF-8 text")
+                }
+                throw c.argError(2, "case \(k) must be a non-empty string, got \(L.typeName(-1))")
+            }
             if s == "cases" || s == "name" { throw c.argError(2, "'\(s)' cannot be a case name (it is an enum field)") }
             if cases.contains(s) { throw c.argError(2, "case '\(s)' appears twice") }
             cases.append(s)

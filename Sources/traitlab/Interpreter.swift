@@ -92,7 +92,8 @@ final class Interpreter {
         interruptible {
             guard let failure = host.settlePendingWork() else { return LUA_OK }
             L.push(failure)
-            return LUA_ERRRUN
+            // (Out of memory in a callback: reported as report() reports LUA_ERRMEM, with the limit.)
+            return failure.hasPrefix("not enough memory") ? LUA_ERRMEM : LUA_ERRRUN
         }
     }
 

@@ -116,6 +116,13 @@ run "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootVie
 expect "an error value with __tostring from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom from layout"* ]]'
 run "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error({}) end'
 expect "a table error value from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
+stage='local s = ui.WindowScene {}; local w = ui.Window { windowScene = s }; w.rootViewController = ui.ViewController {}; ui.update(); s.traitOverrides.userInterfaceStyle = "dark";'
+run "$TL" -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(42) end)'
+expect "a number raised by a handler in the end-of-chunk update prints as lua.c prints it" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: 42"* ]]'
+run "$TL" --timeout 1 -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(setmetatable({}, { __tostring = function() while true do end end })) end)'
+expect "an error whose __tostring runs out of time says so" '[ $RC -eq 1 ] && [[ $ERR == *"its __tostring failed: timed out after 1 second"* ]]'
+run "$TL" --memory-limit 32M -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() local t = {} while true do t[#t + 1] = ("x"):rep(100) .. #t end end)'
+expect "out of memory in the end-of-chunk update names the limit" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: not enough memory (--memory-limit of 32M reached)"* ]]'
 
 run "$TL" -e 'error("first")' -e 'print("never")'
 expect "a failing -e stops the run" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [[ $ERR == "traitlab: (command line):1: first"* ]]'

@@ -42,6 +42,8 @@ local cases = {
   { "a string value that is not UTF-8", function() traits.collection { [traits.define { name = "Utf1", default = "" }] = "ab\255" } end, "valid UTF%-8 text %(this one is not at byte 3%)" },
   { "a surrogate encoded in a string value", function() traits.collection { [traits.define { name = "Utf2", default = "" }] = "\xed\xa0\x80" } end, "valid UTF%-8" },
   { "a table key that is not UTF-8", function() traits.collection { [traits.define { name = "Utf3", default = {} }] = { ["k\200"] = 1 } } end, "valid UTF%-8" },
+  { "JSON that is not UTF-8", function() traits.decode('{"com.x":"\255"}') end, "a JSON document must be valid UTF%-8 text %(this one is not at byte 11%)" },
+  { "an enum case that is not UTF-8", function() traits.enum("Utf5", { "a\255", "b" }) end, "case 1 must be valid UTF%-8 text" },
   { "an override that is not UTF-8", function() ui.View {}.traitOverrides[traits.define { name = "Utf4", default = "" }] = "\254" end, "valid UTF%-8" },
   { "define with a reserved property", function() traits.define { name = "Meta", default = 1, property = "__index" } end, "'__index' is reserved" },
   { "define with a reserved name as its property", function() traits.define { name = "__Meta", default = 1 } end, "'__Meta' is reserved" },
@@ -244,14 +246,15 @@ describe("bad input", function()
   end)
 
   it("keeps a message readable when it quotes megabytes of input", function()
-    for _, fn in ipairs {
-      function() ui.Color(string.rep("#", 10000000)) end,
-      function() traits.collection { [string.rep("é", 100000)] = 1 } end,
+    for _, case in ipairs {
+      { function() ui.Color(string.rep("#", 10000000)) end, "… %(%d+ more bytes%)$" },
+      { function() traits.collection { [string.rep("é", 100000)] = 1 } end, "… %(%d+ more bytes%)$" },
+      { function() ui.View {}["__" .. string.rep("x", 100000)] = 1 end, "'__x+%.%.%.' on userdata" },
     } do
-      local ok, err = pcall(fn)
+      local ok, err = pcall(case[1])
       assert.is_false(ok)
       assert.is_true(#err < 1200, #err .. " bytes")
-      assert.matches("… %(%d+ more bytes%)$", err)
+      assert.matches(case[2], err)
       assert.is_truthy(utf8.len(err), "cut inside a character")
     end
   end)

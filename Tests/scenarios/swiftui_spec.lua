@@ -470,6 +470,27 @@ describe("custom bridges", function()
     assert.are.equal("monochrome", cell.environment.myAppTheme)
   end)
 
+  -- A bridge's read raising a value that is not a string: the update's error
+  -- names the key and shows the value as lua.c would (its __tostring), and
+  -- the host keeps nothing of it afterwards.
+  it("report an error value a read raised, and keep nothing of it", function()
+    local key = swiftui.EnvironmentKey { name = fresh("raising"), default = "a" }
+    local weak = setmetatable({}, { __mode = "v" })
+    local armed = true   -- (once: the bridge stays, and later hosts read it too)
+    swiftui.bridge(key, { read = function()
+      if not armed then return "a" end
+      armed = false
+      local e = setmetatable({}, { __tostring = function() return "read broke" end })
+      weak[1] = e
+      error(e)
+    end, write = function() end })
+    local ok, err = pcall(hosted, reader(fresh("cell"), key.name))
+    assert.is_false(ok)
+    assert.matches("failed to read: read broke", err)
+    collectgarbage(); collectgarbage()
+    assert.is_nil(weak[1])
+  end)
+
   it("leave unbridged keys on the SwiftUI side", function()
     traits.define { name = "Accent", default = "blue", property = "accentTrait" }
     local cell = reader("cell", "accent")
