@@ -38,6 +38,9 @@ public final class LuaHost {
     @exclusivity(unchecked) var recentCollection: UnsafeMutableRawPointer?
     /// Trait enums defined by scripts, newest last (for inferring enum types from defaults).
     var definedEnums: [TraitEnum] = []
+    /// The enum case a script read last (`E.x`), which tells which enum a
+    /// `default = E.x` means when several enums have that case.
+    var lastEnumCaseRead: (e: TraitEnum, name: String)?
     var plugins = PluginRegistry()
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
@@ -204,6 +207,7 @@ public final class LuaHost {
         for p in plugins.plugins.values { L.unref(p.manifestRef) }
         plugins = PluginRegistry()
         definedEnums = []
+        lastEnumCaseRead = nil
         if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
         LuaFunctions.deferredReleases += released
         // ui.Screen.main is the new world's.

@@ -142,12 +142,14 @@ extension LuaHost {
         }
         let started = plugins.stack.isEmpty
         if started { plugins.added = [] }
+        let enumCount = definedEnums.count
         do {
             try runPlugin(path: path, fallbackName: guessed ?? pluginName(forPath: path), reloading: false)
         } catch {
             if started {
                 for d in plugins.added { world.registry.remove(d) }
                 plugins.added = []
+                forgetEnums(after: enumCount)
             }
             throw error
         }
@@ -233,10 +235,12 @@ extension LuaHost {
             plugins.added = []
         }
         let previous = p.definitions
+        let enumCount = definedEnums.count
         do {
             try runPlugin(path: p.path, fallbackName: name, reloading: true)
         } catch {
             for d in plugins.added { world.registry.remove(d) }
+            forgetEnums(after: enumCount)
             throw error
         }
         // Commit: replace in place, drop what the plugin no longer defines.
@@ -255,6 +259,13 @@ extension LuaHost {
         L.newTable(narr: Int32(clamping: dropped.count))
         for (k, s) in dropped.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         return 2
+    }
+
+    /// A failed load or reload changes nothing: the enums its setup defined
+    /// no longer decide what later defaults mean (see `valueType`).
+    private func forgetEnums(after count: Int) {
+        if definedEnums.count > count { definedEnums.removeSubrange(count...) }
+        if let read = lastEnumCaseRead, !definedEnums.contains(where: { $0 === read.e }) { lastEnumCaseRead = nil }
     }
 
     /// During a reload, `traits.define` for a trait the plugin already defined

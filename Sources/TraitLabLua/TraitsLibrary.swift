@@ -391,6 +391,7 @@ extension LuaHost {
             for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         default:
             guard e.contains(key) else { throw LuaError.message("enum \(e.name) has no case '\(key)' (cases: \(e.caseList))") }
+            lastEnumCaseRead = (e, key)
             L.push(key)
         }
         return 1
@@ -483,6 +484,11 @@ extension LuaHost {
         case LUA_TNUMBER: return (tl_isinteger(L, defaultIndex) != 0 ? .integer : .number, false)
         case LUA_TSTRING:
             let s = L.string(defaultIndex) ?? ""
+            // A case is a plain string, so `default = E.x` cannot say which enum
+            // it came from. The enum whose case was read last, when it is this
+            // one (`E.x` is read just before the call), else the enum defined
+            // last with such a case: enums often share case names ("standard").
+            if let read = lastEnumCaseRead, read.name == s, read.e.contains(s) { return (.enumeration(read.e), false) }
             if let e = definedEnums.last(where: { $0.contains(s) }) { return (.enumeration(e), false) }
             return (.string, false)
         case LUA_TTABLE: return (.table, false)

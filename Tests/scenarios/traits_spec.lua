@@ -26,6 +26,22 @@ describe("traits.enum", function()
 end)
 
 describe("traits.define", function()
+  -- SPEC §3: `default = MyAppTheme.standard` makes an enum trait of that enum.
+  -- A case is a plain string, and enums share case names: the enum is the one
+  -- whose case the default was read from, not whichever was defined last.
+  it("takes the enum of a default read from it, when enums share the case", function()
+    local Size = traits.enum("DefSize", { "standard", "large" })
+    local Mood = traits.enum("DefMood", { "standard", "happy" })
+    local S = traits.define { name = "DefSizeTrait", default = Size.standard }
+    local M = traits.define { name = "DefMoodTrait", default = Mood.standard }
+    assert.are.equal(Size, S.type)
+    assert.are.equal(Mood, M.type)
+    assert.has_error(function() traits.collection { [S] = "happy" } end)
+    assert.are.equal("large", traits.collection { [S] = "large" }[S])
+    local K = swiftui.EnvironmentKey { name = "defSizeKey", default = Size.large }
+    assert.are.equal(Size, K.type)
+  end)
+
   it("exposes read-only fields", function()
     local Theme = traits.enum("Theme1", { "standard", "pastel" })
     local T = traits.define {
