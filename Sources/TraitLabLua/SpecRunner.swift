@@ -134,6 +134,7 @@ extension LuaHost {
         lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
         lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
         lua_pushcclosure(L, tl_setmetatable, 0); L.rawSet(t, "setmetatable")
+        lua_pushcclosure(L, tl_xpcall, 0); L.rawSet(t, "xpcall")
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
         fn("trust") { c in
             tl_spec_trust(try c.string(1))

@@ -154,6 +154,7 @@ describe("timeouts", function()
     setmetatable({}, { __gc = function() while true do end end })
     collectgarbage()
   end)
+  it("loops in an xpcall message handler", function() xpcall(error, function() while true do end end) end)
   it("runs after", function() assert.is_true(true) end)
 end)
 describe("a describe body", function() while true do end end)
@@ -163,9 +164,10 @@ echo 'while true do end' > hang_top_spec.lua
 start=$(date +%s)
 run hang_spec.lua hang_top_spec.lua --timeout 0.3
 elapsed=$(( $(date +%s) - start ))
-expect "--timeout stops loops in a test, in pcall, in coroutines, in a __gc finalizer, in a describe body, at top level" 1 \
+expect "--timeout stops loops in a test, in pcall, in coroutines, in a __gc finalizer, in an xpcall handler, in a describe body, at top level" 1 \
   'hang_spec.lua:2: timed out after 0.3 seconds' 'hang_spec.lua:4: timed out' 'hang_spec.lua:8: timed out' \
-  'hang_spec.lua:12: timed out' 'hang_spec.lua:15: timed out' 'hang_top_spec.lua:1: timed out' '^2 passed, 7 failed$'
+  'hang_spec.lua:12: timed out' 'hang_spec.lua:13: timed out' 'hang_spec.lua:16: timed out' 'hang_top_spec.lua:1: timed out' \
+  '^2 passed, 8 failed$'
 [ "$elapsed" -le 15 ] && ok "timeouts are prompt (${elapsed}s)" || bad "timeouts took ${elapsed}s"
 cat > hang_hooks_spec.lua <<'LUA'
 describe("setup", function()
@@ -189,7 +191,7 @@ run hang_hooks_spec.lua --timeout 0.2
 expect "--timeout stops setup, before_each, after_each and finally" 1 'hang_hooks_spec.lua:2: timed out' \
   'hang_hooks_spec.lua:6: timed out' 'hang_hooks_spec.lua:10: timed out' 'hang_hooks_spec.lua:14: timed out' '^2 passed, 4 failed$'
 run hang_spec.lua hang_top_spec.lua --timeout 0.3 -j 2 --format junit
-expect "--timeout under -j" 1 '^2 passed, 7 failed$'
+expect "--timeout under -j" 1 '^2 passed, 8 failed$'
 
 # Ctrl-C as under `lua5.4 busted`: the running test fails with "interrupted!", the run goes on.
 cat > int_spec.lua <<'LUA'

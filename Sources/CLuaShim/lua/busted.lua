@@ -38,6 +38,9 @@ tl.trust('=traitlab')
 -- A loop in a coroutine or in a finalizer inside a test stops too (see spec.c).
 coroutine.resume, coroutine.wrap = tl.resume, tl.wrap
 setmetatable = tl.setmetatable
+-- So does a spec's xpcall message handler that loops (Lua runs it with hooks
+-- off once the interrupt's error is raised): skipped while an interrupt is pending.
+xpcall = tl.xpcall
 -- busted takes a traceback for every block it registers: the same text, faster (see spec.c).
 debug.traceback = tl.traceback
 
