@@ -242,6 +242,24 @@ assert names[0].startswith('nul\ufffdname a\ufffdb <&>'), names" && ok "-j $j: N
   run nul_spec.lua -j $j
   expect "-j $j: NUL in a test name: text counts" 1 '^1 passed, 1 failed$'
 done
+# Bytes that are not UTF-8 (a lone \255, an encoded surrogate) in names and
+# messages: XML is text, so they become U+FFFD and the document stays well-formed.
+cat > bytes_spec.lua <<'LUA'
+describe("bytes\255", function()
+  it("a\254b \237\160\128", function() error("msg \255") end)
+  it("fine \195\169", function() end)
+end)
+LUA
+for j in 1 2; do
+  "$bin" test bytes_spec.lua -j $j --format junit > bytes.xml 2>/dev/null
+  python3 -c "
+import xml.dom.minidom as m
+d = m.parse('bytes.xml').documentElement
+assert (d.getAttribute('tests'), d.getAttribute('errors')) == ('2', '1')
+names = [t.getAttribute('name') for t in d.getElementsByTagName('testcase')]
+assert names == ['bytes\ufffd a\ufffdb \ufffd\ufffd\ufffd', 'bytes\ufffd fine \u00e9'], names" \
+    && ok "-j $j: bytes that are not UTF-8: junit stays well-formed" || bad "non-UTF-8 junit -j $j" "$(cat bytes.xml)"
+done
 
 # ------------------------------------------------------------ sandbox, memory
 cat > sandbox_spec.lua <<'LUA'

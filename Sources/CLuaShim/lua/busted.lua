@@ -95,6 +95,20 @@ local function startCapture()
   return nil, true
 end
 
+-- XML is text: each byte that is not part of valid UTF-8 becomes U+FFFD (a
+-- test named or failing with "\255" would make the document ill-formed).
+local function validUTF8(text)
+  local out, i = {}, 1
+  while true do
+    local ok, bad = utf8.len(text, i)
+    if ok then out[#out + 1] = text:sub(i); break end
+    out[#out + 1] = text:sub(i, bad - 1)
+    out[#out + 1] = '\u{FFFD}'
+    i = bad + 1
+  end
+  return table.concat(out)
+end
+
 local function endCapture()
   if capture then
     io.output():flush()
@@ -104,7 +118,7 @@ local function endCapture()
     capture:close()
     capture = nil
     if machineFormat == 'junit' then
-      text = text:gsub('[%z\1-\8\11\12\14-\31]', '\u{FFFD}')
+      text = validUTF8(text):gsub('[%z\1-\8\11\12\14-\31]', '\u{FFFD}')
     end
     tl.write_stdout(text)
   end
