@@ -227,15 +227,22 @@ run crash_spec.lua exit_spec.lua -j 2 --format json
 json_out=$("$bin" test crash_spec.lua exit_spec.lua -j 2 --format json 2>/dev/null)
 python3 -c "import json, sys; d = json.loads(sys.argv[1]); assert len(d['errors']) == 3 and len(d['successes']) == 1" "$json_out" \
   && ok "... and the json document still parses" || bad "crash json" "$json_out"
-printf 'describe("nul\\0name", function()\n  it("a\\0b <&> \\1", function() end)\n  it("fails\\0here", function() assert.is_true(false) end)\nend)\n' > nul_spec.lua
-for j in 1 2; do
-  "$bin" test nul_spec.lua -j $j --format junit > nul.xml 2>/dev/null
+# junit_check SPEC J ATTR ASSERTION: the JUnit report of SPEC run with -j J
+# parses as XML, counts 2 tests and 1 under ATTR, and ASSERTION (Python, on
+# the test names) holds.
+junit_check() {
+  "$bin" test "$1" -j "$2" --format junit > junit.xml 2>/dev/null
   python3 -c "
 import xml.dom.minidom as m
-d = m.parse('nul.xml').documentElement
-assert (d.getAttribute('tests'), d.getAttribute('failures')) == ('2', '1')
+d = m.parse('junit.xml').documentElement
+assert (d.getAttribute('tests'), d.getAttribute('$3')) == ('2', '1')
 names = [t.getAttribute('name') for t in d.getElementsByTagName('testcase')]
-assert names[0].startswith('nul\ufffdname a\ufffdb <&>'), names" && ok "-j $j: NUL in a test name: junit stays valid, nothing dropped" || bad "NUL junit -j $j" "$(cat nul.xml)"
+$4"
+}
+printf 'describe("nul\\0name", function()\n  it("a\\0b <&> \\1", function() end)\n  it("fails\\0here", function() assert.is_true(false) end)\nend)\n' > nul_spec.lua
+for j in 1 2; do
+  junit_check nul_spec.lua $j failures "assert names[0].startswith('nul\ufffdname a\ufffdb <&>'), names" \
+    && ok "-j $j: NUL in a test name: junit stays valid, nothing dropped" || bad "NUL junit -j $j" "$(cat junit.xml)"
   json_out=$("$bin" test nul_spec.lua -j $j --format json 2>/dev/null)
   python3 -c "import json, sys; d = json.loads(sys.argv[1]); assert d['successes'][0]['name'] == 'nul\x00name a\x00b <&> \x01' and len(d['failures']) == 1" "$json_out" \
     && ok "-j $j: NUL in a test name: json keeps it" || bad "NUL json -j $j" "$json_out"
@@ -251,14 +258,8 @@ describe("bytes\255", function()
 end)
 LUA
 for j in 1 2; do
-  "$bin" test bytes_spec.lua -j $j --format junit > bytes.xml 2>/dev/null
-  python3 -c "
-import xml.dom.minidom as m
-d = m.parse('bytes.xml').documentElement
-assert (d.getAttribute('tests'), d.getAttribute('errors')) == ('2', '1')
-names = [t.getAttribute('name') for t in d.getElementsByTagName('testcase')]
-assert names == ['bytes\ufffd a\ufffdb \ufffd\ufffd\ufffd', 'bytes\ufffd fine \u00e9'], names" \
-    && ok "-j $j: bytes that are not UTF-8: junit stays well-formed" || bad "non-UTF-8 junit -j $j" "$(cat bytes.xml)"
+  junit_check bytes_spec.lua $j errors "assert names == ['bytes\ufffd a\ufffdb \ufffd\ufffd\ufffd', 'bytes\ufffd fine \u00e9'], names" \
+    && ok "-j $j: bytes that are not UTF-8: junit stays well-formed" || bad "non-UTF-8 junit -j $j" "$(cat junit.xml)"
 done
 
 # ------------------------------------------------------------ sandbox, memory
