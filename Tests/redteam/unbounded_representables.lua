@@ -1,9 +1,10 @@
 -- Representables whose hosting controllers host more representables grew
--- forever inside one ui.update(); a nesting limit stops them with a clear error.
+-- forever inside one ui.update(); a nesting limit stops them with a clear error,
+-- once: like a make... that failed, the content that went too deep is not made
+-- again until it is hosted anew, so the next updates (and the one that ends
+-- the script) go through.
 -- args: --memory-limit 64M
--- exit: 1
 -- stdout: ^false	SwiftUI hosting is nested more than 64 levels deep
--- stderr: nested more than 64 levels deep
 -- rss-mb: 300
 -- seconds: 30
 local scene = ui.WindowScene {}
@@ -17,3 +18,5 @@ end
 w.rootViewController = ui.HostingController { rootView = make() }
 local ok, err = pcall(ui.update)
 print(ok, err)
+assert(pcall(ui.update))
+assert(pcall(ui.update))

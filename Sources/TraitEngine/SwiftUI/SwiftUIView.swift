@@ -218,6 +218,9 @@ public final class Representable: SwiftUIView {
             // UIKit content that hosts SwiftUI that makes more UIKit content can
             // go on forever inside one update: stop before making another level.
             if Representable.hostingDepth(of: hostView) >= Representable.maximumHostingDepth {
+                // As for a `make...` that failed: not tried again until hosted anew
+                // (every later update would stop at the same place).
+                hasAppeared = true
                 throw TraitError("SwiftUI hosting is nested more than \(Representable.maximumHostingDepth) levels deep "
                                  + "(\(self) is inside UIKit content made by representables that host more): not making its content")
             }
