@@ -614,16 +614,27 @@ void tl_pushboxgc(lua_State *L) {
 // ---------------------------------------------------------------------------
 // Protected calls
 
-int tl_msghandler(lua_State *L) {
+// lua.c's msghandler up to its traceback: the text of the error value at 1 (a
+// string or number as it is, else its __tostring, else "(error object is a X
+// value)"), left on top; *described tells a __tostring's text, which lua.c
+// gives without a traceback.
+static const char *tl_error_value_text(lua_State *L, int *described) {
+    *described = 0;
     const char *msg = lua_tostring(L, 1);
+    if (msg != NULL) return msg;
+    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+        *described = 1;
+        return lua_tostring(L, -1);
+    }
+    return lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+}
+
+int tl_msghandler(lua_State *L) {
+    int described;
+    const char *msg = tl_error_value_text(L, &described);
     // An error from a callback already carries the traceback of where it was
     // raised; a second one from the code that called ui.update() only repeats.
-    if (msg != NULL && strstr(msg, "\nstack traceback:\n") != NULL) return 1;
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-            return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
+    if (described || strstr(msg, "\nstack traceback:\n") != NULL) return 1;
     luaL_traceback(L, L, msg, 1);
     return 1;
 }
@@ -648,31 +659,25 @@ static int tl_callback_msghandler(lua_State *L) {
 static int tl_pcall_with(lua_State *L, int nargs, int nresults, lua_CFunction handler) {
     tl_recover(L);
     tl_host *h = tl_gethost(L);
-    int base = lua_gettop(L) - nargs;
-    if (!handler) {
-        int saved = h->in_swift;
-        h->in_swift = 0;
-        int status = lua_pcall(L, nargs, nresults, 0);
-        h->in_swift = saved;
-        return status;
+    int base = 0;   // (no message handler)
+    if (handler) {
+        base = lua_gettop(L) - nargs;
+        lua_pushcfunction(L, handler);
+        lua_insert(L, base);
     }
-    lua_pushcfunction(L, handler);
-    lua_insert(L, base);
     int saved = h->in_swift;
     h->in_swift = 0;
     int status = lua_pcall(L, nargs, nresults, base);
     h->in_swift = saved;
-    lua_remove(L, base);
+    if (handler) lua_remove(L, base);
     return status;
 }
 
 // What lua.c's msghandler makes of an error value, without the traceback:
 // the string, its __tostring, or "(error object is a X value)".
 static int tl_error_text_body(lua_State *L) {
-    if (lua_type(L, 1) == LUA_TSTRING) return 1;
-    if (lua_type(L, 1) == LUA_TNUMBER) { lua_tostring(L, 1); return 1; }   // (as lua.c's msghandler)
-    if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-    lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    int described;
+    tl_error_value_text(L, &described);
     return 1;
 }
 
@@ -1120,7 +1125,7 @@ static int tl_env_index(lua_State *L) {
     void *env = tl_tobox(L, 1, &kind);
     if (!env || kind != TL_KIND_ENVIRONMENT) {
         if (tl_isdeadbox(L, 1))
-            return luaL_error(L, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called");
+            return luaL_error(L, "%s", TL_DEAD_OBJECT_MESSAGE);
         return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
     }
     if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
@@ -1184,7 +1189,7 @@ static int tl_env_index(lua_State *L) {
                         lua_pop(L, 1);   // (then no finalizer: the reference is never given back)
                     if (by_slot) {
                         uint32_t slot = tl_slot_adopt(L, h, table, lua_gettop(L), b);
-                        h->set_collection_key(c, ((uint64_t)h->host_id << 32) | slot);
+                        h->set_collection_key(c, tl_collection_host_key(h, slot));
                     } else {
                         lua_pushvalue(L, -1);
                         lua_rawsetp(L, table, c);
@@ -1468,7 +1473,7 @@ static int tl_env_newindex(lua_State *L) {
     lua_settop(L, 3);
     if (!tl_is_environment(L, 1)) {
         if (tl_isdeadbox(L, 1))
-            return luaL_error(L, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called");
+            return luaL_error(L, "%s", TL_DEAD_OBJECT_MESSAGE);
         return luaL_error(L, "bad self to an environment's __newindex (%s)", luaL_typename(L, 1));
     }
     if (lua_type(L, lua_upvalueindex(2)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");

@@ -25,9 +25,6 @@ void tl_spec_trust(const char *prefix) {
     }
 }
 
-// Whether the function the hook runs in may go on: always when no source is
-// trusted (the interpreter); otherwise for C functions (raising in their call
-// hook would raise in their trusted caller) and trusted Lua sources.
 // Whether the function `ar` describes (filled with "S") is C or trusted Lua.
 static int tl_spec_trusted_code_info(lua_Debug *ar) {
     if (ar->what && ar->what[0] == 'C') return 1;
@@ -38,15 +35,12 @@ static int tl_spec_trusted_code_info(lua_Debug *ar) {
     return 0;
 }
 
+// Whether the function the hook runs in may go on: always when no source is
+// trusted (the interpreter); otherwise for C functions (raising in their call
+// hook would raise in their trusted caller) and trusted Lua sources.
 int tl_spec_trusted_code(lua_State *L, lua_Debug *ar) {
     if (tl_ntrusted == 0) return 0;
-    if (!lua_getinfo(L, "S", ar)) return 0;
-    if (ar->what && ar->what[0] == 'C') return 1;
-    const char *source = ar->source ? ar->source : "";
-    for (int i = 0; i < tl_ntrusted; i++) {
-        if (strncmp(source, tl_trusted[i], strlen(tl_trusted[i])) == 0) return 1;
-    }
-    return 0;
+    return lua_getinfo(L, "S", ar) && tl_spec_trusted_code_info(ar);
 }
 
 // ---------------------------------------------------------------------------

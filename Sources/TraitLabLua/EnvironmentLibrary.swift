@@ -259,9 +259,8 @@ extension LuaHost {
             throw LuaError.message("cannot set field '\(k)' on a class: names starting with '__' are reserved")
         }
         if !L.isNil(3), let problem = classFieldProblem(parent: 1, key: 2, value: 3) { throw LuaError.message(problem) }
-        // lua_rawset raises for these keys, and must not from Swift: Lua's own messages.
-        if L.isNil(2) { throw LuaError.message("table index is nil") }
-        if lua_type(L, 2) == LUA_TNUMBER, let n = L.number(2), n.isNaN { throw LuaError.message("table index is NaN") }
+        // (Lua's own messages for the keys lua_rawset would raise for.)
+        guard L.isTableKey(2) else { throw LuaError.message(L.isNil(2) ? "table index is nil" : "table index is NaN") }
         L.pushValue(2)
         L.pushValue(3)
         lua_rawset(L, 1)

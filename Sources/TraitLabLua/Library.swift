@@ -138,9 +138,7 @@ extension LuaHost {
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
                 try c.table(1)
-                guard !c.L.isNil(2), !(lua_type(c.L, 2) == LUA_TNUMBER && c.L.number(2)?.isNaN == true) else {
-                    throw LuaError.message("ui: table index is nil or NaN")
-                }
+                guard c.L.isTableKey(2) else { throw LuaError.message("ui: table index is nil or NaN") }
                 c.L.setTop(3)
                 lua_rawset(c.L, 1)
                 return 0

@@ -251,6 +251,27 @@ extension LuaStatePointer {
         lua_rawseti(self, tl_registryindex(), lua_Integer(ref))   // (a key the registry has: no allocation)
     }
 
+    /// Empties the table the host keeps in the registry at `ref`, but for the
+    /// keys `keep` is true of (the key on top while it decides).
+    func clearRegistryTable(_ ref: Int32, keeping keep: () -> Bool = { false }) {
+        registryTable(ref)
+        pushNil()
+        while lua_next(self, -2) != 0 {
+            pop()
+            if keep() { continue }
+            pushValue(-1)
+            pushNil()
+            lua_rawset(self, -4)   // (clearing a field during the traversal, as next allows)
+        }
+        pop()
+    }
+
+    /// Whether the value at `i` can be a table key: lua_rawset raises for nil
+    /// and NaN, which must not happen from Swift.
+    func isTableKey(_ i: Int32) -> Bool {
+        !(isNil(i) || (lua_type(self, i) == LUA_TNUMBER && number(i)?.isNaN == true))
+    }
+
     /// Stores the top value in the registry and returns its reference (pops it).
     func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
     func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
@@ -322,7 +343,7 @@ extension LuaCall {
 
     func typeError(_ i: Int32, _ expected: String) -> LuaError {
         if tl_isdeadbox(L, i) != 0 {
-            return argError(i, "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called")
+            return argError(i, TL_DEAD_OBJECT_MESSAGE)
         }
         let got = lua_type(L, i) == LUA_TNONE ? "no value" : L.typeName(i)   // (luaL_typeerror: nil is "nil")
         if i == 1 && expected.first?.isUppercase == true && name.contains(":") {

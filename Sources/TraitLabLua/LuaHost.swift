@@ -193,16 +193,9 @@ public final class LuaHost {
         }
         for ref in [refs.objects, refs.anchors, refs.collectionCache,
                     refs.definitions, refs.dynamicColorFunctions, refs.trackingCache, refs.definitionsByProperty] {
-            L.registryTable(ref)
-            L.pushNil()
-            while lua_next(L, -2) != 0 {
-                L.pop()
-                if ref == refs.definitions, let key = lua_touserdata(L, -1), shared.contains(key) { continue }
-                L.pushValue(-1)
-                L.pushNil()
-                lua_rawset(L, -4)
+            L.clearRegistryTable(ref) {
+                ref == refs.definitions && lua_touserdata(L, -1).map { shared.contains($0) } == true
             }
-            L.pop()
         }
         for p in plugins.plugins.values { L.unref(p.manifestRef) }
         plugins = PluginRegistry()
@@ -554,7 +547,7 @@ public final class LuaHost {
         L.registryTable(tracking ? refs.trackingCollectionMeta : refs.collectionMeta)
         lua_setmetatable(L, -2)
         if bySlot {
-            tc.hostKey = UInt64(h.pointee.host_id) << 32 | UInt64(tl_env_adopt(L, objects, -1))
+            tc.hostKey = tl_collection_host_key(h, tl_env_adopt(L, objects, -1))
         } else {
             L.pushValue(-1)
             tl_rawsetp(L, objects, key)

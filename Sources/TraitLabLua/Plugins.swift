@@ -287,15 +287,7 @@ extension LuaHost {
     /// reload may drop a definition or give its replacement another name);
     /// the next use of a name asks the registry again.
     func clearPropertyNames() {
-        L.registryTable(refs.definitionsByProperty)
-        L.pushNil()
-        while lua_next(L, -2) != 0 {
-            L.pop()
-            L.pushValue(-1)
-            L.pushNil()
-            lua_rawset(L, -4)   // (clearing a field during the traversal, as next allows)
-        }
-        L.pop()
+        L.clearRegistryTable(refs.definitionsByProperty)
     }
 
     /// Forgets cached values of every collection object (definitions changed).

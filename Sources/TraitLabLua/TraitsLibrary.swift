@@ -365,12 +365,10 @@ extension LuaHost {
         for k in 1...n {
             lua_rawgeti(L, 2, lua_Integer(k))
             defer { L.pop() }
-            guard lua_type(L, -1) == LUA_TSTRING, let s = try? text(at: -1, what: "enum case names"), !s.isEmpty else {
-                if lua_type(L, -1) == LUA_TSTRING, L.string(-1)?.isEmpty == false {
-                    throw c.argError(2, "case \(k) must be valid UTF-8 text")
-                }
+            guard lua_type(L, -1) == LUA_TSTRING, L.rawLength(-1) > 0 else {
                 throw c.argError(2, "case \(k) must be a non-empty string, got \(L.typeName(-1))")
             }
+            guard let s = try? text(at: -1) else { throw c.argError(2, "case \(k) must be valid UTF-8 text") }
             if s == "cases" || s == "name" { throw c.argError(2, "'\(s)' cannot be a case name (it is an enum field)") }
             if cases.contains(s) { throw c.argError(2, "case '\(s)' appears twice") }
             cases.append(s)

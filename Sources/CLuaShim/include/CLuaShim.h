@@ -142,6 +142,10 @@ size_t tl_engine_bytes(lua_State *L);
 static inline int tl_collection_keyed_here(const tl_host *h, uint64_t key) {
     return key == 0 || (uint32_t)(key >> 32) == h->host_id;
 }
+// The host key of a collection whose object this host keeps at `slot`.
+static inline uint64_t tl_collection_host_key(const tl_host *h, uint32_t slot) {
+    return ((uint64_t)h->host_id << 32) | slot;
+}
 // Pushes collection c's object from the table of objects at t, or nil, and
 // returns whether it is there: by address (by_slot 0), or at the slot in its
 // host key (see tl_host.host_id), where only a box of c that has that slot
@@ -160,6 +164,8 @@ void tl_pushindexer(lua_State *L, int fnid, int table_index);
 void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues);
 void *tl_tobox(lua_State *L, int idx, int *kind);   // payload or NULL
 void tl_setbox(lua_State *L, int idx, void *payload); // replace payload (NULL on release)
+// What using a dead box says (tl_isdeadbox), from C and from Swift.
+#define TL_DEAD_OBJECT_MESSAGE "this object is no longer valid: it belongs to an earlier engine world (each spec file starts with a fresh one), or its finalizer was called"
 int tl_isdeadbox(lua_State *L, int idx);              // one of ours whose object was released
 // Environment objects live in the table registry[env_objects_ref] at a slot
 // number (its array part: 16 bytes an object, where a table keyed by the
