@@ -313,8 +313,7 @@ open class View: TraitEnvironment {
     // MARK: Layout and display
 
     public func setNeedsLayout() {
-        pending.insert(.layout)
-        propagateUp(.subtreeLayout)
+        markPending(.layout, .subtreeLayout, next: world.layoutComesNext)
     }
 
     public func setNeedsDisplay() {
@@ -323,8 +322,7 @@ open class View: TraitEnvironment {
     }
 
     public func setNeedsUpdateProperties() {
-        pending.insert(.properties)
-        propagateUp(.subtreeProperties)
+        markPending(.properties, .subtreeProperties, next: world.propertiesComeNext)
     }
 
     /// Runs the update's traversal for this view's subtree at once: what it
@@ -633,8 +631,7 @@ open class ViewController: TraitEnvironment {
 
     /// Schedules this controller's own `updateProperties` for the next update.
     public func setNeedsUpdateProperties() {
-        pending.insert(.properties)
-        propagateUp(.subtreeProperties)
+        markPending(.properties, .subtreeProperties, next: world.propertiesComeNext)
     }
 
     override open func perform(_ action: BuiltinAction) throws {

@@ -625,6 +625,15 @@ open class TraitEnvironment: CustomStringConvertible {
         propagateUp(.subtreeTraits)
     }
 
+    /// Marks `work` on this environment and `marker` on its ancestors, so the
+    /// next traversal comes here; no ancestor when the traversal entering this
+    /// environment does that work next (`next`: see ``TraitWorld/layoutComesNext``).
+    @inline(__always)
+    func markPending(_ work: PendingWork, _ marker: PendingWork, next: UnsafeMutableRawPointer?) {
+        pending.insert(work)
+        if next != Unmanaged.passUnretained(self).toOpaque() { propagateUp(marker) }
+    }
+
     func propagateUp(_ marker: PendingWork) {
         world.hasPendingWork = true
         var p = traitParent

@@ -83,6 +83,14 @@ public final class TraitWorld {
     @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
     @exclusivity(unchecked) var pendingScreens: [Screen] = []
     @exclusivity(unchecked) var hasPendingWork = false
+    /// The environment the traversal is entering while its `updateProperties`
+    /// (`propertiesComeNext`) or its layout (`layoutComesNext`) is still to
+    /// come in this visit: that work marked on it then needs no marks on its
+    /// ancestors, which the traversal has passed and would walk again only to
+    /// find the work done (a `setNeedsLayout` action or a tracked trait, on
+    /// every changed view). Addresses, never followed.
+    @exclusivity(unchecked) var propertiesComeNext: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var layoutComesNext: UnsafeMutableRawPointer?
     /// Something left a window: the appeared controllers must be rechecked.
     @exclusivity(unchecked) var structureChanged = false
     @exclusivity(unchecked) private var appeared: [ViewController] = []
@@ -352,6 +360,9 @@ public final class TraitWorld {
         /// short reachable (recomputing an up-to-date collection is a no-op) so
         /// the next update finishes the work, including an interrupted appearance.
         func keepPending(_ envs: [TraitEnvironment]) {
+            // (It failed between an environment's traits and its layout.)
+            propertiesComeNext = nil
+            layoutComesNext = nil
             for e in envs {
                 if mode.traits { e.pending.insert(.traits) }
                 e.pending.formUnion(markers)
@@ -362,6 +373,7 @@ public final class TraitWorld {
         /// is left to do (most environments of a big tree are leaves).
         func enter(_ e: TraitEnvironment, from parent: TraitEnvironment?, parentChange: Diff?) throws -> VisitFrame? {
             stats.environmentsVisited += 1
+            if mode.render { comesNext(Unmanaged.passUnretained(e).toOpaque()) }
             var change: Diff?
             stats.lastUpdateVisited += 1
             if mode.traits && e.pending.contains(.traits) {
@@ -403,10 +415,12 @@ public final class TraitWorld {
                     didAppearQueue.append(vc)
                     try vc.viewIsAppearing()
                 }
+                propertiesComeNext = nil
                 if e.pending.contains(.properties) {
                     e.pending.remove(.properties)
                     try perform(.properties, on: e)
                 }
+                layoutComesNext = nil
                 if e.pending.contains(.layout) {
                     e.pending.remove(.layout)
                     if e.isView { try layout(unsafeDowncast(e, to: View.self)) }
@@ -502,7 +516,7 @@ public final class TraitWorld {
                     plainEntered = 0
                     var entered: VisitFrame?
                     do {
-                        try deliverRegistered(s, d)
+                        try deliverRegistered(s, d, render: mode.render)
                         entered = try s._withUnsafeGuaranteedRef { try finishEntering($0, change: nil, fastChange: d) }
                     } catch {
                         keepPending([s.takeUnretainedValue()] + stack.environments.reversed())
@@ -536,6 +550,13 @@ public final class TraitWorld {
             guard let frame = entered.take() else { continue }
             stack.push(frame)
         }
+    }
+
+    /// `e` is being entered by a traversal that runs its `updateProperties`
+    /// and layout next (``propertiesComeNext``).
+    @inline(__always) private func comesNext(_ address: UnsafeMutableRawPointer) {
+        propertiesComeNext = address
+        layoutComesNext = address
     }
 
     /// Adds `n` environments entered on the fast path to the stats.
@@ -584,7 +605,7 @@ public final class TraitWorld {
     ///
     /// A subview that would be plain but for its registrations (issue 14,
     /// fourth round) takes its collection here too and gives `.registered`:
-    /// the caller then runs the rest of `apply` (``deliverRegistered(_:_:)``)
+    /// the caller then runs the rest of `apply` (``deliverRegistered(_:_:render:)``)
     /// and of `enter`.
     @inline(__always)
     private func enterPlainSubview(_ s: View, _ change: PlainChange) -> PlainSubviewResult {
@@ -606,7 +627,7 @@ public final class TraitWorld {
         s.flags = flags.union(.hasUpdatedTraits)
         // The change holds the previous collection: this release frees nothing.
         change.new._withUnsafeGuaranteedRef { s.traitCollection = $0 }
-        // (The caller finishes it, ``deliverRegistered(_:_:)``.)
+        // (The caller finishes it, ``deliverRegistered(_:_:render:)``.)
         if flags.contains(.hasRegistrations) { return .registered }
         // Its traits are done and its subtree is entered now: nothing stays
         // pending (the caller marks its subviews).
@@ -621,7 +642,8 @@ public final class TraitWorld {
     /// hosted content's update. The caller holds `s` and `d` (the change it
     /// took as it is) and counted `s` in the stats.
     @inline(never)
-    private func deliverRegistered(_ s: Unmanaged<View>, _ d: Unmanaged<Diff>) throws {
+    private func deliverRegistered(_ s: Unmanaged<View>, _ d: Unmanaged<Diff>, render: Bool) throws {
+        if render { comesNext(s.toOpaque()) }
         try s._withUnsafeGuaranteedRef { v in
             try d._withUnsafeGuaranteedRef { diff in
                 v.pending = .subtreeTraits
@@ -798,12 +820,7 @@ public final class TraitWorld {
         guard let box = e.trackedBox else { return }
         if box.lists(.layout, anyOf: ids) { view.setNeedsLayout() }
         if box.lists(.display, anyOf: ids) { view.setNeedsDisplay() }
-        if box.lists(.properties, anyOf: ids) {
-            if e === view { view.setNeedsUpdateProperties() } else {
-                e.pending.insert(.properties)
-                e.propagateUp(.subtreeProperties)
-            }
-        }
+        if box.lists(.properties, anyOf: ids) { e.markPending(.properties, .subtreeProperties, next: propertiesComeNext) }
     }
 
     /// Runs `e`'s registrations for `diff`: those made before the first runs

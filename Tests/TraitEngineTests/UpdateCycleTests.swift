@@ -208,6 +208,81 @@ final class UpdateCycleTests: XCTestCase {
         XCTAssertEqual(journal.only("layoutSubviews"), ["card.layoutSubviews"])
     }
 
+    // UIKit: "each view only updates its trait collection immediately before it
+    // performs layout" (WWDC23, Unleash the UIKit trait system), and the talk's
+    // pattern is a registration whose action is setNeedsLayout: what a view
+    // marks on itself while its traits update is done in that same visit, so
+    // the update walks the tree once (no second pass along the marked path).
+    func testLayoutAViewAsksForWhileItsTraitsUpdateRunsInTheSameWalk() throws {
+        let s = try Stage()
+        let journal = Journal()
+        var leaves: [RecordingView] = []
+        for m in 0..<10 {
+            let middle = try s.addView("m\(m)", to: s.rootView)
+            try middle.registerForTraitChanges([theme], action: .setNeedsLayout)   // the fast path's registered views
+            for l in 0..<10 {
+                let leaf = RecordingView(world: s.world, journal: journal, name: "m\(m)l\(l)")
+                leaf.onLayout = { [theme] v in _ = v.traitCollection[theme] }   // tracked
+                try middle.addSubview(leaf)
+                leaves.append(leaf)
+            }
+        }
+        try s.world.update()
+        journal.clear()
+        let (layouts, passes) = (s.world.stats.layouts, s.world.stats.passes)
+        try s.rootView.setTraitOverride(theme, .string("bold"))
+        try s.world.update()
+        XCTAssertEqual(journal.only("layoutSubviews").count, 100, "each leaf once")
+        XCTAssertEqual(s.world.stats.layouts - layouts, 110, "each leaf and middle once")
+        XCTAssertEqual(s.world.stats.lastUpdateVisited, 5 + 10 + 100, "screen, scene, window, root, root view, middles, leaves: once each")
+        XCTAssertEqual(s.world.stats.passes - passes, 1)
+        XCTAssertFalse(s.world.needsUpdate)
+    }
+
+    // What a view marks on itself once its own step has run still comes back
+    // (UIKit runs a layout requested during layoutSubviews in a later pass).
+    func testLayoutOrPropertiesAViewAsksForAfterItsOwnStepRunAgain() throws {
+        let s = try Stage()
+        let journal = Journal()
+        let card = RecordingView(world: s.world, journal: journal, name: "card")
+        var again = true
+        card.onLayout = { v in if again { again = false; v.setNeedsLayout(); v.setNeedsUpdateProperties() } }
+        try s.rootView.addSubview(card)
+        try s.world.update()
+        journal.clear()
+        again = true
+        card.setNeedsLayout()
+        try s.world.update()
+        XCTAssertEqual(journal.only("layoutSubviews"), ["card.layoutSubviews", "card.layoutSubviews"])
+        XCTAssertEqual(journal.only("updateProperties"), ["card.updateProperties"])
+        XCTAssertFalse(s.world.needsUpdate)
+    }
+
+    // A callback that fails after its view asked for layout leaves the layout
+    // for the next update (SPEC 7: "the engine stays consistent and the next update works").
+    func testLayoutAskedForBeforeAHandlerFailedRunsInTheNextUpdate() throws {
+        let s = try Stage()
+        let journal = Journal()
+        let card = RecordingView(world: s.world, journal: journal, name: "card")
+        let label = try s.addView("label", to: card)
+        try s.rootView.addSubview(card)
+        var fail = true
+        try card.registerForTraitChanges([theme]) { env, _ in
+            (env as! View).setNeedsLayout()
+            if fail { fail = false; throw CallbackFailure(callback: "handler") }
+        }
+        try s.world.update()
+        journal.clear()
+        try s.rootView.setTraitOverride(theme, .string("bold"))
+        XCTAssertThrowsError(try s.world.update())
+        XCTAssertEqual(journal.only("layoutSubviews"), [])
+        XCTAssertTrue(s.world.needsUpdate)
+        try s.world.update()
+        XCTAssertEqual(journal.only("layoutSubviews"), ["card.layoutSubviews"])
+        XCTAssertEqual(label.traitCollection[theme], .string("bold"))
+        XCTAssertFalse(s.world.needsUpdate)
+    }
+
     func testAColorAppearanceChangeRedrawsAndOtherChangesDoNot() throws {
         let s = try Stage()
         let journal = Journal()
