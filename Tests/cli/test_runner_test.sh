@@ -65,6 +65,11 @@ run spec --exclude-tags fast
 expect "busted's --exclude-tags" 1 '^1 passed, 1 failed, 1 skipped$'
 run spec --list
 expect "busted's --list" 0 'alpha passes #fast' 'gamma starts with a fresh world'
+# busted prints the list alone: no closing line (no test ran).
+! grep -q 'passed, ' <<<"$out" && ok "--list: no closing line" || bad "--list printed a closing line" "$out"
+run spec --list -j 2
+expect "busted's --list under -j 2 (the parent lists every file)" 0 'alpha passes #fast' 'gamma starts with a fresh world'
+! grep -q 'passed, ' <<<"$out" && ok "--list -j 2: no closing line" || bad "--list -j 2 printed a closing line" "$out"
 run spec -o TAP
 expect "busted's -o TAP" 1 '^not ok [0-9]+ - alpha fails' '^ok [0-9]+ - beta sees the engine' '^3 passed, 1 failed, 1 skipped$'
 run spec --pattern=_spec --exclude-pattern=b_spec

@@ -316,6 +316,18 @@ end
 local makeCore = require 'busted.core'
 package.loaded['busted.core'] = function(...) return extend(makeCore(...)) end
 
+-- `--list` names the tests and runs none: no closing line then, as busted
+-- prints nothing after the list.
+local listOnly = false
+local makeFilterLoader = require 'busted.modules.filter_loader'
+package.loaded['busted.modules.filter_loader'] = function(...)
+  local filter = makeFilterLoader(...)
+  return function(busted, options)
+    listOnly = options and options.list and true or false
+    return filter(busted, options)
+  end
+end
+
 ---------------------------------------------------------------------------
 -- os.exit: from spec code it fails the code that called it; from busted's
 -- runner (and helpers) it ends the run, which returns here.
@@ -552,7 +564,10 @@ elseif opts.jobs and opts.jobs > 1 then
     info.traceback = info.traceback:sub(1, index)
     return info
   end
-  loader.load = function(busted)
+  local compile = loader.load
+  loader.load = function(busted, ...)
+    -- Listing runs nothing: the parent lists every file itself.
+    if listOnly then return compile(busted, ...) end
     return function() if replayFile then replayFile(busted.context.get()) end end, getTrace
   end
 end
@@ -572,7 +587,7 @@ if not ok then
 end
 if failed > 0 and status == 0 then status = 1 end
 io.stdout:flush()
-if closingLine and not opts.worker then
+if closingLine and not opts.worker and not listOnly then
   if machineFormat then
     io.stderr:write(closingLine, '\n')
   else
