@@ -83,7 +83,28 @@ package.loaded['busted.modules.output_handler_loader'] = function(...)
       machineFormat = output
       tl.redirect_stdout()
     end
-    return loadHandler(busted, output, options)
+    if output ~= 'json' then return loadHandler(busted, output, options) end
+    -- busted's JSON handler encodes its elements as they are, and a pending
+    -- test's holds a function (its default_fn), which dkjson refuses: with a
+    -- pending test it wrote nothing and busted counted an error (busted issue
+    -- #729, open). While it writes, a value JSON cannot hold becomes dkjson's
+    -- own placeholder string (json.encodeexception).
+    local json, encode = require 'dkjson', nil
+    busted.subscribe({ 'suite', 'end' }, function()
+      encode = encode or json.encode
+      json.encode = function(value, state)
+        state = state or {}
+        if state.exception == nil then state.exception = json.encodeexception end
+        return encode(value, state)
+      end
+      return nil, true
+    end, { priority = 1 })
+    local handler = loadHandler(busted, output, options)
+    busted.subscribe({ 'suite', 'end' }, function()
+      if encode then json.encode, encode = encode, nil end
+      return nil, true
+    end)
+    return handler
   end
 end
 
