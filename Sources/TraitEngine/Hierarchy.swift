@@ -322,7 +322,7 @@ open class View: TraitEnvironment {
     }
 
     public func setNeedsUpdateProperties() {
-        markPending(.properties, .subtreeProperties, next: world.propertiesComeNext)
+        markNeedsUpdateProperties()
     }
 
     /// Runs the update's traversal for this view's subtree at once: what it
@@ -631,7 +631,7 @@ open class ViewController: TraitEnvironment {
 
     /// Schedules this controller's own `updateProperties` for the next update.
     public func setNeedsUpdateProperties() {
-        markPending(.properties, .subtreeProperties, next: world.propertiesComeNext)
+        markNeedsUpdateProperties()
     }
 
     override open func perform(_ action: BuiltinAction) throws {

@@ -634,6 +634,12 @@ open class TraitEnvironment: CustomStringConvertible {
         if next != Unmanaged.passUnretained(self).toOpaque() { propagateUp(marker) }
     }
 
+    /// Schedules this view's or view controller's own `updateProperties`
+    /// (``markPending(_:_:next:)``).
+    func markNeedsUpdateProperties() {
+        markPending(.properties, .subtreeProperties, next: world.propertiesComeNext)
+    }
+
     func propagateUp(_ marker: PendingWork) {
         world.hasPendingWork = true
         var p = traitParent

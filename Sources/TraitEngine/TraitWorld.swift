@@ -820,7 +820,7 @@ public final class TraitWorld {
         guard let box = e.trackedBox else { return }
         if box.lists(.layout, anyOf: ids) { view.setNeedsLayout() }
         if box.lists(.display, anyOf: ids) { view.setNeedsDisplay() }
-        if box.lists(.properties, anyOf: ids) { e.markPending(.properties, .subtreeProperties, next: propertiesComeNext) }
+        if box.lists(.properties, anyOf: ids) { e.markNeedsUpdateProperties() }
     }
 
     /// Runs `e`'s registrations for `diff`: those made before the first runs
