@@ -144,6 +144,25 @@ done
 "$bin" test spec/a_spec.lua -o json > busted_o.json 2> err.txt
 python3 -c "import json; d = json.load(open('busted_o.json')); assert len(d['failures']) == 1" && [ "$(tail -n 1 err.txt)" = "1 passed, 1 failed" ] \
   && ok "busted's -o json is a machine format too: the document alone on stdout" || bad "-o json" "$(cat busted_o.json err.txt)"
+# busted 2.1.1's JSON handler also writes nothing when a spec file fails at
+# its top level (`lua5.4 /usr/bin/busted -o json` prints 0 bytes for this
+# pair); TraitLab's document holds the error.
+mkdir -p toplevel
+echo 'error("boom at the top")' > toplevel/top_spec.lua
+echo 'it("runs", function() end)' > toplevel/ok_spec.lua
+for j in 1 2; do
+  "$bin" test toplevel -j $j --format json > top.json 2> err.txt; status=$?
+  if [ $status -eq 1 ] && python3 - top.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (len(d['successes']), len(d['failures']), len(d['errors'])) == (1, 0, 1), d
+assert 'boom at the top' in d['errors'][0]['message'], d['errors'][0]
+PY
+  then ok "-j $j json: an error at a spec file's top level is in the document"; else bad "-j $j json top-level error" "$(cat top.json err.txt)"; fi
+  [ "$(tail -n 1 err.txt)" = "1 passed, 1 failed" ] && ok "-j $j json: the top-level error counts as one failure" \
+    || bad "-j $j json top-level closing line" "$(cat err.txt)"
+done
+rm -r toplevel top.json
 "$bin" test spec -o junit -Xoutput junit.xml > /dev/null 2>&1
 python3 -c "import sys, xml.dom.minidom as m; m.parse('junit.xml')" && ok "busted's -Xoutput FILE for junit" || bad "-Xoutput" "$(cat junit.xml)"
 rm spec/noisy_spec.lua
