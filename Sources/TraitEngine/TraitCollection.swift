@@ -166,9 +166,10 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
 /// building or modifying a collection.
 public struct MutableTraits {
     private var base: TraitCollection
-    /// What was written, one entry per trait in the order first written. A
-    /// closure sets a few traits: a linear search beats hashing (a dictionary
-    /// here was half the cost of `traits.collection { three traits }`).
+    /// What was written, one entry per trait, sorted by the definitions' ids
+    /// (as a collection's entries are, so merging them needs no sorted copy).
+    /// A closure sets a few traits: a linear search beats hashing (a
+    /// dictionary here was half the cost of `traits.collection { three traits }`).
     private var changes: [TraitCollection.Entry] = []
 
     public init(base: TraitCollection) { self.base = base }
@@ -184,11 +185,14 @@ public struct MutableTraits {
         }
         set {
             let entry = TraitCollection.Entry(definition: definition, value: newValue)
-            if let i = changeIndex(definition.id) {
+            let id = definition.id
+            var i = 0
+            while i < changes.count && changes[i].definition.id < id { i += 1 }
+            if i < changes.count && changes[i].definition.id == id {
                 changes[i] = entry
             } else {
                 if changes.isEmpty { changes.reserveCapacity(4) }
-                changes.append(entry)
+                if i == changes.count { changes.append(entry) } else { changes.insert(entry, at: i) }
             }
         }
     }
@@ -204,7 +208,7 @@ public struct MutableTraits {
     /// The base's entries (sorted by id, no defaults) merged with the changes:
     /// sorted by id, a change replacing the base's value, defaults left out.
     func canonicalEntries() -> [TraitCollection.Entry] {
-        let written = changes.count > 1 ? changes.sorted { $0.definition.id < $1.definition.id } : changes
+        let written = changes
         let old = base.entries
         var result: [TraitCollection.Entry] = []
         result.reserveCapacity(old.count + written.count)

@@ -100,6 +100,37 @@ final class TraitCollectionTests: XCTestCase {
         }
     }
 
+    /// MutableTraits keeps what was written sorted by definition id as it
+    /// goes (the merge with the base needs no sorted copy): every order of
+    /// writes over a base, with a rewrite and a reset to the default, reads
+    /// back what was written last and gives the same canonical collection.
+    func testWritesInAnyOrderOverABaseGiveOneCanonicalCollection() throws {
+        let theme = try makeTrait("Theme", .enumeration(themeEnum), default: .string("standard"))
+        let base = TraitCollection { t in
+            t[Sys.horizontalSizeClass] = .string("compact")
+            t[Sys.userInterfaceStyle] = .string("dark")
+        }
+        let writes: [(TraitDefinition, TraitValue)] = [
+            (theme, .string("bold")), (Sys.displayScale, .number(2)),
+            (Sys.userInterfaceStyle, .string("unspecified")),   // back to the default: left out
+            (Sys.verticalSizeClass, .string("regular")),
+        ]
+        var expected: TraitCollection?
+        for order in [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2]] {
+            let tc = base.modifyingTraits { t in
+                t[Sys.verticalSizeClass] = .string("compact")   // rewritten below
+                for i in order { t[writes[i].0] = writes[i].1 }
+                for (d, v) in writes { XCTAssertEqual(t[d], v, "\(d.name) after writes in order \(order)") }
+                XCTAssertEqual(t[Sys.horizontalSizeClass], .string("compact"), "the base's value")
+            }
+            XCTAssertEqual(tc.entries.map(\.definition.id), tc.entries.map(\.definition.id).sorted(), "order \(order)")
+            XCTAssertEqual(tc[Sys.userInterfaceStyle], .string("unspecified"))
+            XCTAssertEqual(tc[Sys.verticalSizeClass], .string("regular"))
+            XCTAssertEqual(tc.entries.count, 4, "size class, scale, vertical class, theme: \(tc)")
+            if let expected { XCTAssertEqual(tc, expected, "order \(order)") } else { expected = tc }
+        }
+    }
+
     func testMutableTraitsSetChecksTheValue() {
         XCTAssertThrowsError(try TraitCollection { try $0.set(Sys.horizontalSizeClass, .string("huge")) }) { error in
             XCTAssertTrue(message(of: error).contains("valid cases of UIHorizontalSizeClass"), message(of: error))
