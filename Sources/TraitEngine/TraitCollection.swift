@@ -210,6 +210,9 @@ public struct MutableTraits {
     func canonicalEntries() -> [TraitCollection.Entry] {
         let written = changes
         let old = base.entries
+        // Over an empty base (`traits.collection { ... }`), the writes are
+        // the entries when none is a default: the collection shares their array.
+        if old.isEmpty && !written.contains(where: { $0.value == $0.definition.defaultValue }) { return written }
         var result: [TraitCollection.Entry] = []
         result.reserveCapacity(old.count + written.count)
         var i = 0, j = 0

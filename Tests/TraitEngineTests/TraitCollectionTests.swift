@@ -128,6 +128,12 @@ final class TraitCollectionTests: XCTestCase {
             XCTAssertEqual(tc[Sys.verticalSizeClass], .string("regular"))
             XCTAssertEqual(tc.entries.count, 4, "size class, scale, vertical class, theme: \(tc)")
             if let expected { XCTAssertEqual(tc, expected, "order \(order)") } else { expected = tc }
+            // Over an empty base the writes become the entries themselves
+            // (MutableTraits.canonicalEntries): sorted, with the default left out.
+            let fresh = TraitCollection { t in for i in order { t[writes[i].0] = writes[i].1 } }
+            XCTAssertEqual(fresh.entries.map(\.definition.id), [Sys.verticalSizeClass, Sys.displayScale, theme].map(\.id).sorted(),
+                           "order \(order): \(fresh)")
+            XCTAssertEqual(fresh, TraitCollection { t in for (d, v) in writes.reversed() { t[d] = v } })
         }
     }
 
