@@ -174,21 +174,22 @@ public struct MutableTraits {
 
     public init(base: TraitCollection) { self.base = base }
 
-    private func changeIndex(_ id: Int) -> Int? {
-        changes.firstIndex { $0.definition.id == id }
+    /// Where the write of the trait numbered `id` is in `changes`, or would go.
+    private func position(of id: Int) -> (index: Int, found: Bool) {
+        var i = 0
+        while i < changes.count && changes[i].definition.id < id { i += 1 }
+        return (i, i < changes.count && changes[i].definition.id == id)
     }
 
     public subscript(definition: TraitDefinition) -> TraitValue {
         get {
-            if let i = changeIndex(definition.id) { return changes[i].value }
-            return base.rawValue(definition)
+            let (i, found) = position(of: definition.id)
+            return found ? changes[i].value : base.rawValue(definition)
         }
         set {
             let entry = TraitCollection.Entry(definition: definition, value: newValue)
-            let id = definition.id
-            var i = 0
-            while i < changes.count && changes[i].definition.id < id { i += 1 }
-            if i < changes.count && changes[i].definition.id == id {
+            let (i, found) = position(of: definition.id)
+            if found {
                 changes[i] = entry
             } else {
                 if changes.isEmpty { changes.reserveCapacity(4) }
@@ -208,8 +209,7 @@ public struct MutableTraits {
     /// The base's entries (sorted by id, no defaults) merged with the changes:
     /// sorted by id, a change replacing the base's value, defaults left out.
     func canonicalEntries() -> [TraitCollection.Entry] {
-        let written = changes
-        let old = base.entries
+        let written = changes, old = base.entries
         // Over an empty base (`traits.collection { ... }`), the writes are
         // the entries when none is a default: the collection shares their array.
         if old.isEmpty && !written.contains(where: { $0.value == $0.definition.defaultValue }) { return written }
