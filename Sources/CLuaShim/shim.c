@@ -142,12 +142,23 @@ static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
 // a tree of 10^5 views built from Lua spread its views over 246 bytes of
 // address space each instead of 112 (one Lua page between every few hundred
 // views). Pages go back at tl_close.
+//
+// The engine's allocations cannot fail (Swift stops the process), so Lua's
+// must fail first: a page is taken only while TL_POOL_HEADROOM more could
+// still be mapped after it (probed with a mapping that reserves no memory, and
+// given back at once). Under an address-space limit (ulimit -v) Lua then runs
+// out while malloc still has room, as it did when the pages were malloc's own
+// (and malloc falls back to mapping 1 MB when the heap cannot grow).
 #define TL_POOL_MAX 512
 #define TL_POOL_PAGE (256u << 10)
+#define TL_POOL_HEADROOM TL_RESERVE_SIZE
 
 __attribute__((noinline)) static int tl_pool_page(tl_host *h) {
     void *mapped = mmap(NULL, TL_POOL_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) return 0;
+    void *probe = mmap(NULL, TL_POOL_HEADROOM, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (probe == MAP_FAILED) { munmap(mapped, TL_POOL_PAGE); return 0; }
+    munmap(probe, TL_POOL_HEADROOM);
     char *page = mapped;
     // What is left of the current page goes to its free list.
     size_t rest = (size_t)(h->pool_end - h->pool_next);
