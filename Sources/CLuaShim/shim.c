@@ -527,17 +527,30 @@ void *tl_newbox(lua_State *L, void *payload, int kind, int nuservalues) {
     return b;
 }
 
-static tl_box *tl_checkedbox(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TUSERDATA) return NULL;
+// tl_checkedbox for a value known to be a full userdata (a lookup said so).
+static inline tl_box *tl_checkeduserdata(lua_State *L, int idx) {
     if (lua_rawlen(L, idx) != sizeof(tl_box)) return NULL;
     tl_box *b = lua_touserdata(L, idx);
     return b->magic == TL_BOX_MAGIC ? b : NULL;
+}
+
+static tl_box *tl_checkedbox(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TUSERDATA) return NULL;
+    return tl_checkeduserdata(L, idx);
 }
 
 void *tl_tobox(lua_State *L, int idx, int *kind) {
     tl_box *b = tl_checkedbox(L, idx);
     if (!b || !b->payload) return NULL;
     if (kind) *kind = b->kind;
+    return b->payload;
+}
+
+// tl_tobox for a value known to be a full userdata (a lookup said so).
+static inline void *tl_userdatabox(lua_State *L, int idx, int *kind) {
+    tl_box *b = tl_checkeduserdata(L, idx);
+    if (!b || !b->payload) return NULL;
+    *kind = b->kind;
     return b->payload;
 }
 
@@ -582,7 +595,7 @@ uint32_t tl_env_adopt(lua_State *L, int t, int u) {
 // box of `kind` for `payload` that owns that slot; else pushes nothing, 0.
 static int tl_slot_box(lua_State *L, int t, void *payload, int kind, uint32_t slot) {
     if (slot == 0 || lua_rawgeti(L, t, slot) != LUA_TUSERDATA) { if (slot) lua_pop(L, 1); return 0; }
-    tl_box *b = tl_checkedbox(L, -1);
+    tl_box *b = tl_checkeduserdata(L, -1);
     if (b && b->payload == payload && b->kind == kind && b->slot == slot) return 1;
     lua_pop(L, 1);
     return 0;
@@ -1147,13 +1160,15 @@ static int tl_env_index(lua_State *L) {
         return luaL_error(L, "bad self to an environment's __index (%s)", luaL_typename(L, 1));
     }
     if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
-    if (tl_is_reserved_key(L, 2)) { lua_pushnil(L); return 1; }
+    // (The key's text, read once: it stays valid while the key is on the stack.)
+    const char *key_text = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (key_text && key_text[0] == '_' && key_text[1] == '_') { lua_pushnil(L); return 1; }   // (tl_is_reserved_key)
     if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
         lua_pushvalue(L, 2);
         if (lua_rawget(L, -2) != LUA_TNIL) return 1;
     }
     lua_settop(L, 2);
-    if (lua_type(L, 2) != LUA_TSTRING) { lua_pushnil(L); return 1; }
+    if (!key_text) { lua_pushnil(L); return 1; }
     // traitCollection before the class chain (no class may define it:
     // setClassField, subclass): from C when its object exists already, that
     // is, from the second read of a collection on; the object is then kept in
@@ -1161,7 +1176,7 @@ static int tl_env_index(lua_State *L) {
     tl_host *h = tl_gethost(L);
     if (h && h->env_collection) {
         // (The interned key itself, or else whatever the table of properties says.)
-        int is_collection = h->trait_collection_key && lua_tostring(L, 2) == h->trait_collection_key;
+        int is_collection = h->trait_collection_key && key_text == h->trait_collection_key;
         if (is_collection) lua_pushinteger(L, h->trait_collection_property);   // (as the table gives it)
         else {
             lua_pushvalue(L, 2);
@@ -1174,7 +1189,7 @@ static int tl_env_index(lua_State *L) {
             if (tracked && c && c == h->recent_tracking) {
                 // The tracking object served last (views without overrides share it).
                 if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->recent_tracking_ref) == LUA_TUSERDATA) {
-                    tl_box *b = tl_checkedbox(L, -1);
+                    tl_box *b = tl_checkeduserdata(L, -1);
                     if (b && b->payload == c && b->kind == TL_KIND_COLLECTION) return 1;
                 }
                 lua_pop(L, 1);
@@ -1221,7 +1236,7 @@ static int tl_env_index(lua_State *L) {
             if (c && lua_type(L, -1) == LUA_TUSERDATA) {
                 // (debug.getregistry reaches the table: check what it holds.
                 // A box a script finalized is replaced by Swift.)
-                tl_box *b = tl_checkedbox(L, -1);
+                tl_box *b = tl_checkeduserdata(L, -1);
                 if (b && b->payload && b->kind == TL_KIND_COLLECTION) {
                     int object = lua_gettop(L);
                     if (h->env_caches_collection && !tracked) {
@@ -1274,17 +1289,19 @@ static char tl_cache_box_key;
 // take the general path, which adds them). Pushes what the key names (the
 // box, or whatever else it is) and returns the definition, or NULL.
 static void *tl_push_definition_for_key(lua_State *L, tl_host *h, int key) {
-    if (lua_type(L, key) == LUA_TSTRING) {
-        if (lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref) == LUA_TTABLE) {
+    int t = lua_type(L, key);
+    if (t == LUA_TSTRING) {
+        t = lua_rawgeti(L, LUA_REGISTRYINDEX, h->definitions_by_property_ref);
+        if (t == LUA_TTABLE) {
             lua_pushvalue(L, key);
-            lua_rawget(L, -2);
+            t = lua_rawget(L, -2);
             lua_remove(L, -2);
         }
     } else {
         lua_pushvalue(L, key);
     }
     int kind = 0;
-    void *def = tl_tobox(L, -1, &kind);
+    void *def = t == LUA_TUSERDATA ? tl_userdatabox(L, -1, &kind) : NULL;
     return def && kind == TL_KIND_DEFINITION ? def : NULL;
 }
 
@@ -1345,7 +1362,7 @@ static int tl_collection_index(lua_State *L) {
         if (b && b->payload && b->kind == TL_KIND_COLLECTION && lua_getiuservalue(L, 1, 2) == LUA_TTABLE) {
             lua_pushvalue(L, 2);
             int kind = 0;
-            void *def = lua_rawget(L, -2) == LUA_TUSERDATA ? tl_tobox(L, -1, &kind) : NULL;
+            void *def = lua_rawget(L, -2) == LUA_TUSERDATA ? tl_userdatabox(L, -1, &kind) : NULL;
             if (def && kind == TL_KIND_DEFINITION && lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
                 lua_pushvalue(L, 2);
                 lua_rawget(L, -2);
