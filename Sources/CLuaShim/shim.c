@@ -1087,10 +1087,12 @@ int tl_deadline_passed(void) {
 
 // "__" names belong to the host: an environment's field table keeps its
 // bookkeeping under them, and no lookup on behalf of a script returns one.
+static inline int tl_is_reserved_text(const char *k) {
+    return k && k[0] == '_' && k[1] == '_';
+}
+
 static int tl_is_reserved_key(lua_State *L, int key) {
-    if (lua_type(L, key) != LUA_TSTRING) return 0;
-    const char *k = lua_tostring(L, key);
-    return k[0] == '_' && k[1] == '_';
+    return lua_type(L, key) == LUA_TSTRING && tl_is_reserved_text(lua_tostring(L, key));
 }
 
 // The environment box at idx (any box of kind TL_KIND_ENVIRONMENT), or NULL.
@@ -1162,7 +1164,7 @@ static int tl_env_index(lua_State *L) {
     if (lua_type(L, lua_upvalueindex(3)) != LUA_TTABLE) return luaL_error(L, "corrupt environment indexer");
     // (The key's text, read once: it stays valid while the key is on the stack.)
     const char *key_text = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
-    if (key_text && key_text[0] == '_' && key_text[1] == '_') { lua_pushnil(L); return 1; }   // (tl_is_reserved_key)
+    if (tl_is_reserved_text(key_text)) { lua_pushnil(L); return 1; }
     if (lua_getiuservalue(L, 1, 1) == LUA_TTABLE) {
         lua_pushvalue(L, 2);
         if (lua_rawget(L, -2) != LUA_TNIL) return 1;
