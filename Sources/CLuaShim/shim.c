@@ -539,19 +539,16 @@ static tl_box *tl_checkedbox(lua_State *L, int idx) {
     return tl_checkeduserdata(L, idx);
 }
 
-void *tl_tobox(lua_State *L, int idx, int *kind) {
-    tl_box *b = tl_checkedbox(L, idx);
+// tl_tobox for a value known to be a full userdata (a lookup said so).
+static inline void *tl_userdatabox(lua_State *L, int idx, int *kind) {
+    tl_box *b = tl_checkeduserdata(L, idx);
     if (!b || !b->payload) return NULL;
     if (kind) *kind = b->kind;
     return b->payload;
 }
 
-// tl_tobox for a value known to be a full userdata (a lookup said so).
-static inline void *tl_userdatabox(lua_State *L, int idx, int *kind) {
-    tl_box *b = tl_checkeduserdata(L, idx);
-    if (!b || !b->payload) return NULL;
-    *kind = b->kind;
-    return b->payload;
+void *tl_tobox(lua_State *L, int idx, int *kind) {
+    return lua_type(L, idx) == LUA_TUSERDATA ? tl_userdatabox(L, idx, kind) : NULL;
 }
 
 int tl_isdeadbox(lua_State *L, int idx) {
