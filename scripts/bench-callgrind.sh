@@ -46,6 +46,18 @@ for views in "${sizes[@]}"; do
   done
 done
 
+# Each shape of tree, built from Swift and from Lua, at the largest size: the
+# instructions behind issue 14's Lua-built-vs-Swift-built ratios.
+views=${sizes[${#sizes[@]}-1]}
+echo
+printf '%-40s %14s %14s %10s\n' "root change, $views views, per view" "Swift-built" "Lua-built" "ratio"
+for shape in "" -registration -layout; do
+  read -r _ swift_view <<<"$(count "root-change$shape" "$views" 2)"
+  read -r _ lua_view <<<"$(count "lua-root-change$shape" "$views" 2)"
+  case $shape in "") label="plain views" ;; -registration) label="one registration each" ;; *) label="Lua layoutSubviews reads one trait" ;; esac
+  printf '%-40s %14s %14s %10s\n' "  $label" "$swift_view" "$lua_view" "$(awk -v a="$lua_view" -v b="$swift_view" 'BEGIN { printf "%.2f", a / b }')"
+done
+
 # The host against lua5.4 in instructions: start-up (-e ''), and the pure-Lua
 # workload traitlab-bench times, less start-up.
 lua_bin=$(command -v lua5.4 || true)

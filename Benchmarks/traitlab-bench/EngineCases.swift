@@ -70,6 +70,19 @@ func measurePropagation(views: Int, iterations: Int) throws -> PropagationFigure
 /// One propagation case alone, for instruction counts under callgrind.
 /// Returns seconds per iteration.
 func runSingleCase(_ name: String, views: Int, iterations: Int) throws -> Double {
+    // The Swift-built counterparts of lua-root-change-registration and -layout.
+    if let variant = TreeVariant(rawValue: String(name.dropFirst("root-change-".count))), name.hasPrefix("root-change-") {
+        let tree = try SwiftTree(views: views, variant: variant)
+        var s = 0.0
+        for _ in 0..<iterations {
+            try measuredRegion {
+                let r = try tree.change()
+                guard r.reached, r.callbacks == views else { throw TraitError("the change did not do its work") }
+                s += r.seconds
+            }
+        }
+        return s / Double(iterations)
+    }
     let tree = try BenchTree(views: views)
     let body: () throws -> Void
     switch name {
@@ -80,7 +93,7 @@ func runSingleCase(_ name: String, views: Int, iterations: Int) throws -> Double
     case "idle-update":
         body = { try tree.world.update() }
     default:
-        throw TraitError("unknown case '\(name)' (root-change, leaf-change, idle-update, memory)")
+        throw TraitError("unknown case '\(name)' (root-change, root-change-registration, root-change-layout, leaf-change, idle-update, memory)")
     }
     let start = now()
     for _ in 0..<iterations { try measuredRegion(body) }
