@@ -1,5 +1,6 @@
 import TraitEngine
 import TraitLabLua
+import CBenchFloors
 
 // The Lua cases: trait reads through the binding against plain table reads in
 // the same loop, and the `traitlab` process against `lua5.4`.
@@ -153,5 +154,31 @@ func measureHost(startRuns: Int, workRuns: Int, fib: Int, size: Int) -> HostFigu
     f.workLua = best(work[0])
     f.workTraitlab = best(work[1])
     f.workTraitlabTimeout = best(work[2])
+    return f
+}
+
+// MARK: - Floors
+
+/// What the public Lua C API costs at least (Benchmarks/floors): a protected
+/// call of the registration handler from C, and the first read of an object
+/// made at the read (a view's C `__index` making a userdata with a C `__index`
+/// and a `__gc`) against a read of a table made before.
+struct FloorFigures {
+    var protectedCall = Double.nan
+    var freshObject = Double.nan, freshTable = Double.nan
+    var error: String?
+}
+
+func measureFloors(calls: Int, freshViews: Int, rounds: Int) -> FloorFigures {
+    var f = FloorFigures()
+    let call = tlf_protected_call(Int32(calls), Int32(rounds))
+    if call >= 0 { f.protectedCall = call } else { f.error = "the protected-call loop failed" }
+    var out = [Double](repeating: .nan, count: 2)
+    if tlf_fresh_object_read(Int32(freshViews), Int32(rounds), &out) == 0 {
+        f.freshObject = out[0]
+        f.freshTable = out[1]
+    } else {
+        f.error = "the fresh-object loop failed"
+    }
     return f
 }

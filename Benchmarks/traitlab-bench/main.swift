@@ -43,6 +43,7 @@ struct Options {
     func luaTreeIterations(for views: Int) -> Int { quick ? 2 : (views >= 100_000 ? 15 : 25) }
     var luaObjects: Int { quick ? 2_000 : 200_000 }
     var freshViews: Int { quick ? 1_000 : 20_000 }
+    var floorCalls: Int { quick ? 10_000 : 1_000_000 }
     var luaMemoryViews: Int { quick ? 10_000 : 1_000_000 }
     var promptRuns: Int { quick ? 2 : 11 }
     var specFiles: Int { quick ? 20 : 500 }
@@ -315,6 +316,20 @@ func runAll(_ o: Options) -> Int32 {
     print(row("first read of a fresh collection", [duration(objects.freshRead), duration(objects.plainRead),
                                                     ratio(objects.freshRead / objects.plainRead)]))
     report.check("Lua object loops run", objects.error == nil, objects.error ?? "")
+
+    // Floors: the public Lua C API alone, in a lua_State of its own.
+    let floors = measureFloors(calls: o.floorCalls, freshViews: o.freshViews, rounds: o.luaRepeats + 2)
+    let registrationTop = trees.first { $0.views == o.luaTreeSizes.last! && $0.variant == .registration }
+    let swiftHandlerView = registrationTop.map { $0.swiftBuilt / Double($0.views) }
+    print(header("floors: the Lua C API alone, no TraitLab", ["floor", "compared", "ratio"]))
+    print(row("protected call of the handler from C", [duration(floors.protectedCall),
+                                                       swiftHandlerView.map(duration) ?? "n/a",
+                                                       swiftHandlerView.map { ratio(floors.protectedCall / $0) } ?? "n/a"]))
+    print("    (compared: the Swift-built registration case's root change per view at \(short(o.luaTreeSizes.last!)))")
+    print(row("new object + two C __index, first read", [duration(floors.freshObject), duration(floors.freshTable),
+                                                         ratio(floors.freshObject / floors.freshTable)]))
+    print("    (compared: a read of a table made just before; the fresh-read target's limit is 2×)")
+    report.check("floor loops run", floors.error == nil, floors.error ?? "")
 
     let lm = luaMemoryInChild(views: o.luaMemoryViews, registration: false)
     let lmr = luaMemoryInChild(views: o.luaMemoryViews, registration: true)
