@@ -43,6 +43,9 @@ for views in "${sizes[@]}"; do
     printf '%-28s %10s %18s %16s\n' "$case" "$views" "$per_update" "$per_view"
     if [ "$case" = root-change ] && [ "$views" = 100000 ]; then root_per_view=$per_view; fi
     if [ "$case" = lua-root-change ] && [ "$views" = 100000 ]; then lua_per_view=$per_view; fi
+    # (The plain shape's row below, at the largest size.)
+    if [ "$case" = root-change ]; then swift_plain=$per_view; fi
+    if [ "$case" = lua-root-change ]; then lua_plain=$per_view; fi
   done
 done
 
@@ -52,8 +55,12 @@ views=${sizes[${#sizes[@]}-1]}
 echo
 printf '%-40s %14s %14s %10s\n' "root change, $views views, per view" "Swift-built" "Lua-built" "ratio"
 for shape in "" -registration -layout; do
-  read -r _ swift_view <<<"$(count "root-change$shape" "$views" 2)"
-  read -r _ lua_view <<<"$(count "lua-root-change$shape" "$views" 2)"
+  if [ -z "$shape" ]; then
+    swift_view=$swift_plain lua_view=$lua_plain
+  else
+    read -r _ swift_view <<<"$(count "root-change$shape" "$views" 2)"
+    read -r _ lua_view <<<"$(count "lua-root-change$shape" "$views" 2)"
+  fi
   case $shape in "") label="plain views" ;; -registration) label="one registration each" ;; *) label="Lua layoutSubviews reads one trait" ;; esac
   printf '%-40s %14s %14s %10s\n' "  $label" "$swift_view" "$lua_view" "$(awk -v a="$lua_view" -v b="$swift_view" 'BEGIN { printf "%.2f", a / b }')"
 done
