@@ -73,7 +73,8 @@ static int tlf_fresh_body(lua_State *L) {
     lua_insert(L, -2);
     lua_setmetatable(L, -2);
     luaL_loadstring(L,
-        "local view, n, rounds, clock = ...\n"
+        "local view, n, rounds = ...\n"
+        "local clock = os.clock\n"
         "local views, nodes = {}, {}\n"
         "for i = 1, n do views[i] = view end\n"
         "local best_object, best_table = math.huge, math.huge\n"
@@ -92,10 +93,7 @@ static int tlf_fresh_body(lua_State *L) {
     lua_insert(L, -2);
     lua_pushinteger(L, count);
     lua_pushinteger(L, rounds);
-    lua_getglobal(L, "os");
-    lua_getfield(L, -1, "clock");
-    lua_remove(L, -2);
-    lua_call(L, 4, 2);
+    lua_call(L, 3, 2);
     out[0] = lua_tonumber(L, -2);
     out[1] = lua_tonumber(L, -1);
     return 0;

@@ -71,7 +71,7 @@ func measurePropagation(views: Int, iterations: Int) throws -> PropagationFigure
 /// Returns seconds per iteration.
 func runSingleCase(_ name: String, views: Int, iterations: Int) throws -> Double {
     // The Swift-built counterparts of lua-root-change-registration and -layout.
-    if let variant = TreeVariant(rawValue: String(name.dropFirst("root-change-".count))), name.hasPrefix("root-change-") {
+    if name.hasPrefix("root-change-"), let variant = TreeVariant(rawValue: String(name.dropFirst("root-change-".count))) {
         let tree = try SwiftTree(views: views, variant: variant)
         var s = 0.0
         for _ in 0..<iterations {

@@ -296,6 +296,8 @@ func runAll(_ o: Options) -> Int32 {
             }
         }
     }
+    let luaTop = o.luaTreeSizes.last!, luaLow = o.luaTreeSizes.first!
+    func tree(_ n: Int, _ v: TreeVariant) -> TreeFigures? { trees.first { $0.views == n && $0.variant == v } }
     print(header("root change per view, by who built the tree", ["Swift-built", "Lua-built", "plain Lua", "Lua/Swift", "Lua/plain"]))
     for t in trees {
         let per = { (s: Double) in sig3(s / Double(t.views) * 1e9) + " ns" }
@@ -319,13 +321,12 @@ func runAll(_ o: Options) -> Int32 {
 
     // Floors: the public Lua C API alone, in a lua_State of its own.
     let floors = measureFloors(calls: o.floorCalls, freshViews: o.freshViews, rounds: o.luaRepeats + 2)
-    let registrationTop = trees.first { $0.views == o.luaTreeSizes.last! && $0.variant == .registration }
-    let swiftHandlerView = registrationTop.map { $0.swiftBuilt / Double($0.views) }
+    let swiftHandlerView = tree(luaTop, .registration).map { $0.swiftBuilt / Double($0.views) }
     print(header("floors: the Lua C API alone, no TraitLab", ["floor", "compared", "ratio"]))
     print(row("protected call of the handler from C", [duration(floors.protectedCall),
                                                        swiftHandlerView.map(duration) ?? "n/a",
                                                        swiftHandlerView.map { ratio(floors.protectedCall / $0) } ?? "n/a"]))
-    print("    (compared: the Swift-built registration case's root change per view at \(short(o.luaTreeSizes.last!)))")
+    print("    (compared: the Swift-built registration case's root change per view at \(short(luaTop)))")
     print(row("new object + two C __index, first read", [duration(floors.freshObject), duration(floors.freshTable),
                                                          ratio(floors.freshObject / floors.freshTable)]))
     print("    (compared: a read of a table made just before; the fresh-read target's limit is 2×)")
@@ -367,8 +368,6 @@ func runAll(_ o: Options) -> Int32 {
     report.target("pure-Lua work with --timeout vs lua5.4", h.workTraitlabTimeout / h.workLua, limit: 1.05) { ratio($0) }
     report.target("peak resident bytes per view at \(short(o.memoryViews))", m.bytesPerView, limit: 300) { fixed($0, 0) + " B" }
     // Issue 14: trees and objects built from Lua.
-    let luaTop = o.luaTreeSizes.last!, luaLow = o.luaTreeSizes.first!
-    func tree(_ n: Int, _ v: TreeVariant) -> TreeFigures? { trees.first { $0.views == n && $0.variant == v } }
     let limits: [TreeVariant: Double] = [.plain: 1.25, .registration: 3, .layout: 3]
     for v in TreeVariant.allCases {
         report.target("Lua-built vs Swift-built, \(v.label), \(short(luaTop))", tree(luaTop, v).map { $0.luaBuilt / $0.swiftBuilt },
