@@ -24,7 +24,7 @@ extension LuaHost {
     /// and returns the path. Refused in the sandbox, which writes no files.
     func picture(_ env: TraitEnvironment, path: String, trait: TraitDefinition?, why: TraitEnvironment? = nil,
                  timeout: Double) throws -> String {
-        if options.sandbox { throw LuaError.message("ui.picture writes a file: not available in the sandbox") }
+        if options.refusesFiles { throw LuaError.message("ui.picture writes a file: not available in the sandbox") }
         let text = try TreePicture(trait: trait, why: why, maximumNodes: 2_000).dot(env)
         try renderPicture(text, to: path, timeout: timeout)
         return path
@@ -38,7 +38,7 @@ extension LuaHost {
     func setTrace(_ c: LuaCall) throws -> Int32 {
         if lua_type(L, 1) == LUA_TSTRING {
             // Opened first: a path that cannot be written leaves the current trace as it is.
-            let file = try TraceFile(path: try c.string(1), sandbox: options.sandbox)
+            let file = try TraceFile(path: try c.string(1), sandbox: options.refusesFiles)
             if traceRef != LUA_NOREF { L.unref(traceRef); traceRef = LUA_NOREF }
             world.tracer = { event in file.write(event) }
             return 0

@@ -249,50 +249,29 @@ extension LuaHost {
 
     /// Removes what an untrusted script must not reach: files, processes,
     /// native code, and the parts of `debug` that can break the VM.
-    func applySandbox() {
-        // The rules are written down in README ("Limits and the sandbox"):
-        // no file is read and no binary chunk is loaded by any route.
-        _ = run("""
-        local loaded, preload, config = package.loaded, package.preload, package.config
-        local plugin_names, plugin_load = plugins.list, plugins.load
-        local os_keep = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
-        os = os_keep
-        io = nil
-        dofile, loadfile = nil, nil
-        local raw_load = load
-        load = function(chunk, name, mode, ...)
-          if mode ~= nil and mode ~= "t" then error("load: only text chunks are allowed in the sandbox", 2) end
-          return raw_load(chunk, name, "t", ...)
-        end
-        debug = { traceback = debug.traceback }
-        string.dump = nil
-        -- require: preloaded modules and the plugins the command line loaded;
-        -- no searcher, so no path, no C library and no binary chunk.
-        require = function(name)
-          if type(name) ~= "string" then
-            error(("bad argument #1 to 'require' (string expected, got %s)"):format(type(name)), 2)
-          end
-          local m = rawget(loaded, name)
-          if m ~= nil then return m end
-          local open = rawget(preload, name)
-          if open ~= nil then
-            local r = open(name, ":preload:")
-            if r == nil then r = true end
-            if rawget(loaded, name) == nil then rawset(loaded, name, r) end
-            return rawget(loaded, name), ":preload:"
-          end
-          for _, p in ipairs(plugin_names()) do
-            if p.name == name then return plugin_load(name) end
-          end
-          local shown = #name > 200 and name:sub(1, 200) .. "..." or name
-          error(("module '%s' not found: the sandbox reads no files (only preloaded modules and plugins named on the command line)"):format(shown), 2)
-        end
-        package = { loaded = loaded, preload = preload, config = config, path = "", cpath = "" }
-        loaded.package = package
-        loaded.io = nil
-        loaded.os = os_keep
-        loaded.debug = debug
-        """, name: "=sandbox")
+    func applySandbox() throws {
+        // The rules are written down in README ("The sandbox") and live in
+        // the embedded sandbox.lua, shared with `traitlab test --sandbox`.
+        let base = L.top
+        defer { L.setTop(base) }
+        try pushSandboxModule()
+        _ = L.rawGet(-1, "applyToGlobals")
+        L.registryTable(LUA_RIDX_GLOBALS)
+        L.registryTable(LUA_RIDX_GLOBALS)
+        _ = L.rawGet(-1, "plugins")
+        tl_remove(L, -2)
+        if tl_pcall(L, 2, 0) != LUA_OK { throw LuaError.message("cannot set up the sandbox: \(popError())") }
+    }
+
+    /// Pushes the embedded sandbox module (its table of rules).
+    func pushSandboxModule() throws {
+        var len = 0
+        guard let src = tl_embedded_source("sandbox", &len) else {
+            throw LuaError.message("the sandbox module is missing from this build")
+        }
+        guard luaL_loadbufferx(L, src, len, "=traitlab.sandbox", "t") == LUA_OK, tl_pcall(L, 0, 1) == LUA_OK else {
+            throw LuaError.message("cannot load the sandbox module: \(popError())")
+        }
     }
 }
 

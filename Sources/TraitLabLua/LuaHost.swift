@@ -8,6 +8,12 @@ public struct LuaHostOptions {
     public var memoryLimit: Int?
     /// Untrusted-script mode (`--sandbox`).
     public var sandbox = false
+    /// `traitlab test --sandbox`: TraitLab's own functions follow the
+    /// sandbox's rules (no file read or written) while the globals stay
+    /// whole for busted, which gives spec code sandboxed globals itself.
+    public var sandboxedLibrary = false
+    /// Whether TraitLab's functions refuse to touch files.
+    public var refusesFiles: Bool { sandbox || sandboxedLibrary }
     public var hierarchyMode: HierarchyMode = .ios17
     /// Folders searched for plugins before `TRAITLAB_PLUGIN_PATH` (`--plugin-path`).
     public var pluginPaths: [String] = []
@@ -46,6 +52,10 @@ public final class LuaHost {
     var nextHandlerID = 1
     /// The busted driver's state while `traitlab test` runs (see SpecRunner).
     var specDriver: DriverState?
+    /// The globals plugin files run with, as a registry reference
+    /// (`traitlab test --sandbox`: the spec's sandboxed globals), or
+    /// LUA_NOREF for the state's own.
+    var pluginEnvironment: Int32 = LUA_NOREF
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -135,7 +145,7 @@ public final class LuaHost {
         configure(world)
         createRegistryTables()
         try installLibrary()
-        if options.sandbox { applySandbox() }
+        if options.sandbox { try applySandbox() }
     }
 
     /// What every world of this host starts with (the first and each reset).

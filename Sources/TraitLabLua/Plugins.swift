@@ -43,7 +43,7 @@ extension LuaHost {
         fn("load") { c in
             let name = try c.string(1)
             // The sandbox reads no file: only the plugins the command line loaded.
-            if c.host.options.sandbox, c.host.plugins.plugins[name] == nil {
+            if c.host.options.refusesFiles, c.host.plugins.plugins[name] == nil {
                 throw LuaError.message("plugins.load: the sandbox loads no plugin files; '\(name)' was not loaded by --plugin")
             }
             try c.host.loadPlugin(name)
@@ -64,18 +64,18 @@ extension LuaHost {
         }
         fn("reload") { c in
             let name = try c.string(1)
-            if c.host.options.sandbox { throw LuaError.message("plugins.reload reads a file: not available in the sandbox") }
+            if c.host.options.refusesFiles { throw LuaError.message("plugins.reload reads a file: not available in the sandbox") }
             return try c.host.reloadPlugin(name)
         }
         fn("addPath") { c in
             let dir = try c.string(1)
-            if c.host.options.sandbox { throw LuaError.message("plugins.addPath: the sandbox reads no files") }
+            if c.host.options.refusesFiles { throw LuaError.message("plugins.addPath: the sandbox reads no files") }
             guard isDirectory(dir) else { throw c.argError(1, "'\(dir)' is not a folder") }
             if !c.host.plugins.extraPaths.contains(dir) { c.host.plugins.extraPaths.insert(dir, at: 0) }
             return 0
         }
         fn("path") { c in
-            let dirs = c.host.options.sandbox ? [] : c.host.pluginSearchPath()
+            let dirs = c.host.options.refusesFiles ? [] : c.host.pluginSearchPath()
             c.L.newTable(narr: Int32(clamping: dirs.count))
             for (k, d) in dirs.enumerated() { c.L.push(d); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
             return 1
@@ -106,8 +106,14 @@ extension LuaHost {
             if exists(nameOrPath + "/init.lua") { return nameOrPath + "/init.lua" }
             return nil
         }
-        for dir in (near.map { [$0] } ?? []) + pluginSearchPath() {
-            for candidate in ["\(dir)/\(nameOrPath).lua", "\(dir)/\(nameOrPath)/init.lua"] where exists(candidate) {
+        return findPlugin(nameOrPath, in: (near.map { [$0] } ?? []) + pluginSearchPath())
+    }
+
+    /// NAME.lua or NAME/init.lua in the first of `dirs` that has one.
+    func findPlugin(_ name: String, in dirs: [String]) -> String? {
+        func exists(_ p: String) -> Bool { access(p, R_OK) == 0 && !isDirectory(p) }
+        for dir in dirs {
+            for candidate in ["\(dir)/\(name).lua", "\(dir)/\(name)/init.lua"] where exists(candidate) {
                 return candidate
             }
         }
@@ -119,6 +125,36 @@ extension LuaHost {
         if parts.last == "init.lua", parts.count > 1 { parts.removeLast(); return parts.last ?? path }
         let file = parts.last ?? path
         return file.hasSuffix(".lua") ? String(file.dropLast(4)) : file
+    }
+
+    /// Loads a plugin's requirement: a plugin name, never a path (a manifest
+    /// could otherwise name any file). Found beside the requiring plugin, then
+    /// on the plugin path; under the sandbox, which reads no file the command
+    /// line did not name, only among loaded plugins and in `--plugin-path`
+    /// folders.
+    private func loadRequirement(_ req: String, of plugin: String, near: String) throws {
+        guard isPluginName(req) else {
+            let shown = req.count > 80 ? String(req.prefix(80)) + "..." : req
+            throw LuaError.message("plugin '\(plugin)': requirement '\(shown)' is not a plugin name (requirements are names on the plugin path, never paths)")
+        }
+        if options.refusesFiles, plugins.plugins[req] == nil {
+            guard let path = findPlugin(req, in: options.pluginPaths) else {
+                throw LuaError.message("plugin '\(req)' not found (required by plugin '\(plugin)'); the sandbox looks for requirements only in --plugin-path folders: \(options.pluginPaths.isEmpty ? "none given" : options.pluginPaths.joined(separator: ", "))")
+            }
+            try loadPlugin(path)
+            return
+        }
+        try loadPlugin(req, near: near)
+    }
+
+    /// A plugin name: letters, digits, `_`, `-` and inner dots, no path.
+    func isPluginName(_ s: String) -> Bool {
+        guard let first = s.utf8.first, first != UInt8(ascii: "."), s.utf8.last != UInt8(ascii: "."),
+              s.utf8.count <= 200, !s.hasSuffix(".lua") else { return false }
+        return s.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
+                || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+        } && !s.contains("..")
     }
 
     /// Loads a plugin once (requirements first) and pushes its manifest.
@@ -163,6 +199,10 @@ extension LuaHost {
         if luaL_loadfilex(L, path, "t") != LUA_OK {
             throw LuaError.message("cannot load plugin \(path): \(popError())")
         }
+        if pluginEnvironment != LUA_NOREF {
+            L.registryTable(pluginEnvironment)
+            _ = lua_setupvalue(L, -2, 1)   // a main chunk's one upvalue is _ENV
+        }
         try call(0, results: 1)
         guard lua_type(L, -1) == LUA_TTABLE else {
             let got = L.typeName(-1)
@@ -191,7 +231,7 @@ extension LuaHost {
                 lua_rawgeti(L, m + 1, lua_Integer(k + 1))
                 guard let req = L.string(-1) else { throw LuaError.message("plugin '\(name)': requirement \(k + 1) must be a string") }
                 L.pop()
-                try loadPlugin(req, near: directory(of: path))
+                try loadRequirement(req, of: name, near: directory(of: path))
                 L.pop()
             }
         }

@@ -17,6 +17,8 @@ public struct BustedRun {
     public var memoryLimit: Int?
     /// `--sandbox`: spec code runs with the sandbox's globals.
     public var sandbox = false
+    /// `--plugin NAME|PATH`: plugins loaded for every spec file.
+    public var plugins: [String] = []
     /// `-j N`: files run in N worker processes.
     public var jobs = 1
     /// Set in a worker: the file listing its spec files and the file it records events to.
@@ -70,7 +72,7 @@ public enum SpecRunner {
         host.specDriver = state
         defer { host.specDriver = nil }
         host.pushDriverFunctions()
-        host.pushDriverOptions(run)
+        host.pushDriverOptions(run, executable: executable)
         guard tl_pcall(L, 2, 1) == LUA_OK else {
             writeStandardError("traitlab: \(host.popError())\n")
             return 1
@@ -103,7 +105,7 @@ final class DriverState {
 }
 
 extension LuaHost {
-    fileprivate func pushDriverOptions(_ run: BustedRun) {
+    fileprivate func pushDriverOptions(_ run: BustedRun, executable: String) {
         L.newTable()
         let t = L.top
         func strings(_ key: String, _ list: [String]) {
@@ -113,10 +115,12 @@ extension LuaHost {
         }
         strings("args", run.arguments)
         strings("worker_arguments", run.workerArguments)
+        strings("plugins", run.plugins)
         if let f = run.format { L.push(f); L.rawSet(t, "format") }
         if let s = run.timeout { L.push(s); L.rawSet(t, "timeout") }
         if let m = run.memoryLimit { L.push(m); L.rawSet(t, "memory") }
         L.push(run.sandbox); L.rawSet(t, "sandbox")
+        L.push(executable); L.rawSet(t, "executable")
         L.push(run.jobs); L.rawSet(t, "jobs")
         if let files = run.workerFiles, let events = run.workerEvents {
             L.newTable()
@@ -136,9 +140,30 @@ extension LuaHost {
         lua_pushcclosure(L, tl_setmetatable, 0); L.rawSet(t, "setmetatable")
         lua_pushcclosure(L, tl_xpcall, 0); L.rawSet(t, "xpcall")
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
+        if (try? pushSandboxModule()) != nil { L.rawSet(t, "sandbox") }
         fn("trust") { c in
             tl_spec_trust(try c.string(1))
             return 0
+        }
+        // load_plugin(nameOrPath [, env]): a plugin the command line named,
+        // for the file about to run (each file starts with a fresh world);
+        // `env`, when given, is the globals its code runs with.
+        fn("load_plugin") { c in
+            let name = try c.string(1)
+            let host = c.host
+            var env: Int32 = LUA_NOREF
+            if lua_type(c.L, 2) == LUA_TTABLE {
+                c.L.pushValue(2)
+                env = c.L.ref()
+            }
+            let saved = host.pluginEnvironment
+            host.pluginEnvironment = env
+            defer {
+                host.pluginEnvironment = saved
+                if env != LUA_NOREF { host.L.unref(env) }
+            }
+            try host.loadPlugin(name)
+            return 1
         }
         fn("reset_world") { c in
             c.host.resetWorld()
@@ -244,6 +269,22 @@ extension LuaHost {
             }
             c.L.push(Int(pid))
             return 1
+        }
+        // wait_any(): the next worker to end: pid, status (or pid, nil, signal);
+        // nothing when no child is left.
+        fn("wait_any") { c in
+            var status: Int32 = 0
+            var pid: pid_t = -1
+            repeat { pid = waitpid(-1, &status, 0) } while pid < 0 && errno == EINTR
+            guard pid > 0 else { return 0 }
+            c.L.push(Int(pid))
+            if (status & 0x7f) != 0 && (status & 0x7f) != 0x7f {
+                c.L.pushNil()
+                c.L.push(Int(status & 0x7f))
+                return 3
+            }
+            c.L.push(Int((status >> 8) & 0xff))
+            return 2
         }
         fn("wait") { c in
             guard let pid = c.L.integer(1) else { return 0 }

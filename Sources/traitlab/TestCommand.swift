@@ -22,8 +22,10 @@ world. TraitLab adds:
   --timeout SECONDS     stop a test (or a file's body, a describe body, a hook) that
                         runs longer, loops in coroutines included; 0 for none (default)
   --memory-limit SIZE   cap what each spec file adds to Lua's memory (64M, 1G, bytes)
-  --sandbox             run the spec code sandboxed (busted's own code is not)
+  --sandbox             run the code that comes with the specs (spec files, helpers,
+                        .busted) sandboxed, each spec file in a process of its own
   --hierarchy MODE      ios17 (default) or legacy
+  --plugin NAME|PATH    load a plugin for every spec file (repeatable)
   --plugin-path DIR     search DIR for plugins first (repeatable)
 Text and TAP end with the line `N passed, N failed` (`, N skipped` may follow);
 with junit and json that line goes to standard error.
@@ -92,6 +94,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             guard let mode = HierarchyMode(rawValue: v) else { throw UsageError(message: "--hierarchy must be ios17 or legacy, got '\(v)'") }
             inv.host.hierarchyMode = mode
         case "--plugin-path": inv.host.pluginPaths.append(try value(name, inline))
+        case "--plugin": inv.run.plugins.append(try value(name, inline))
         case "--worker-files": inv.run.workerFiles = try value(name, inline); keepForWorker = false
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "-h", "--help":
@@ -143,6 +146,7 @@ func runTestCommand(_ args: [String]) -> Int32 {
     // A limit makes the host count its bytes; the driver sets the real cap
     // around each call into spec code.
     if inv.run.memoryLimit != nil { hostOptions.memoryLimit = 1 << 60 }
+    hostOptions.sandboxedLibrary = inv.run.sandbox
     let host: LuaHost
     do {
         host = try LuaHost(options: hostOptions)

@@ -62,7 +62,9 @@ local args = opts.args
 if handlerNames[opts.format] then args = withOptions(args, { '-o', handlerNames[opts.format] }, false) end
 -- A worker reports to the parent, once per parent run (the parent repeats).
 if opts.worker then args = withOptions(args, { '-o', 'traitlab.recorder', '--repeat=1' }, true) end
-arg = { [0] = 'traitlab test' }
+-- As busted's own script gets it from lua.c: arg[-1] runs Lua (traitlab runs
+-- scripts as lua5.4 does), arg[0] the command that runs the tests.
+arg = { [-1] = opts.executable, [0] = 'test' }
 for i, a in ipairs(args) do arg[i] = a end
 
 ---------------------------------------------------------------------------
@@ -147,10 +149,31 @@ local function endCapture()
 end
 
 ---------------------------------------------------------------------------
--- Sandboxed spec code: its globals end at a table with the sandbox's rules,
--- not at _G (busted's own code keeps everything).
+-- Sandboxed spec code (--sandbox): its globals end at a table with the
+-- sandbox's rules (tl.sandbox, shared with `traitlab --sandbox`), not at _G;
+-- busted's own code keeps everything. Each spec file runs in a worker process
+-- of its own (see runWorkers), so nothing a file does reaches another file or
+-- the process that reports. Spec code reaches busted only through its spec
+-- API: `require 'busted'` gives the names below, nothing that registers,
+-- subscribes to or publishes busted's events.
 
-local function sandboxGlobals()
+local sandbox = tl.sandbox
+if opts.sandbox then
+  if not sandbox then error('traitlab: the sandbox module is missing from this build', 0) end
+  string.dump = nil   -- ("").dump reaches the real string table
+end
+
+local bustedSpecAPI = {}
+for _, k in ipairs { 'describe', 'context', 'insulate', 'expose', 'it', 'spec', 'test', 'pending',
+                     'before_each', 'after_each', 'setup', 'teardown', 'lazy_setup', 'lazy_teardown',
+                     'strict_setup', 'strict_teardown', 'finally', 'randomize', 'assert', 'spy', 'mock',
+                     'stub', 'match', 'fail', 'gettime', 'monotime', 'sleep', 'version' } do
+  bustedSpecAPI[k] = true
+end
+
+-- A table of globals with the sandbox's rules; `path` is where its `require`
+-- finds Lua source modules.
+local function newSandbox(path)
   local S = {}
   for _, k in ipairs { 'assert', 'error', 'getmetatable', 'ipairs', 'next', 'pairs', 'pcall', 'print',
                        'rawequal', 'rawget', 'rawlen', 'rawset', 'select', 'setmetatable', 'tonumber',
@@ -166,6 +189,7 @@ local function sandboxGlobals()
     for name, f in pairs(_G[k]) do copy[name] = f end
     S[k] = copy
   end
+  S.string.dump = nil
   local stringMeta = getmetatable('')
   local getmeta = getmetatable
   S.getmetatable = function(v)
@@ -187,30 +211,149 @@ local function sandboxGlobals()
     addPath = function() error('plugins.addPath: the sandbox reads no files', 2) end,
     path = function() return {} end,
   }
-  S.os = { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
-  S.debug = { traceback = debug.traceback }
-  local rawload = load
-  S.load = function(chunk, name, mode, ...)
-    if mode ~= nil and mode ~= 't' then error('load: only text chunks are allowed in the sandbox', 2) end
-    if select('#', ...) == 0 then return rawload(chunk, name, 't', S) end
-    return rawload(chunk, name, 't', ...)
+  S.os = sandbox.os(os)
+  S.debug = sandbox.debug(debug)
+  S.load = sandbox.load(S)
+  -- busted's spec API, read through to busted's own table at each use.
+  local realBusted = require 'busted'
+  local specBusted = setmetatable({}, {
+    __index = function(_, k) if bustedSpecAPI[k] then return realBusted[k] end end,
+    __newindex = function() error('Attempt to modify busted', 2) end,
+    __metatable = false,
+  })
+  local modules = { busted = specBusted, traitlab = { traits = S.traits, ui = S.ui, swiftui = S.swiftui, plugins = S.plugins } }
+  for _, k in ipairs { 'luassert', 'luassert.spy', 'luassert.stub', 'luassert.mock', 'luassert.match',
+                       'luassert.assert', 'say' } do
+    modules[k] = require(k)
   end
-  local allowed = { string = S.string, table = S.table, math = S.math, utf8 = S.utf8,
-                    coroutine = S.coroutine, os = S.os, debug = S.debug, _G = S }
-  for _, k in ipairs { 'traitlab', 'busted', 'luassert', 'luassert.spy', 'luassert.stub',
-                       'luassert.mock', 'luassert.match', 'say' } do
-    allowed[k] = package.loaded[k] or (k:match('^luassert') or k == 'say') and require(k) or nil
-  end
-  allowed.traitlab = { traits = S.traits, ui = S.ui, swiftui = S.swiftui, plugins = S.plugins }
-  S.require = function(name)
-    local m = allowed[name]
-    if m == nil then error(("module '%s' is not available in the sandbox"):format(tostring(name)), 2) end
-    return m
-  end
+  local loaded = { string = S.string, table = S.table, math = S.math, utf8 = S.utf8,
+                   coroutine = S.coroutine, os = S.os, debug = S.debug, _G = S }
+  S.require = sandbox.require(S, loaded, {}, path, function(name)
+    local m = modules[name]
+    if m ~= nil then loaded[name] = m; return m end
+    for _, p in ipairs(realPlugins.list()) do
+      if p.name == name then return realPlugins.load(name) end
+    end
+  end)
+  S.package = { loaded = loaded, preload = {}, config = package.config, path = path, cpath = '' }
   S._G = S
   return S
 end
-if opts.sandbox then string.dump = nil end
+
+-- The globals the spec file and its helper share: one file a process, made
+-- when the first of them runs, with package.path as busted left it (its
+-- --lpath included).
+local specGlobals
+local function sandboxGlobals()
+  specGlobals = specGlobals or newSandbox(package.path)
+  return specGlobals
+end
+
+-- Data only: strings, numbers, booleans and tables of them, read raw (no
+-- metamethod of the sandboxed code runs in busted's hands).
+local function plainData(v, depth)
+  local t = type(v)
+  if t == 'string' or t == 'number' or t == 'boolean' then return v end
+  if t ~= 'table' or depth > 8 then return nil end
+  local out = {}
+  for k, x in next, v do
+    local kt = type(k)
+    if kt == 'string' or kt == 'number' then out[k] = plainData(x, depth + 1) end
+  end
+  return out
+end
+
+-- Runs sandboxed code that is not a test (.busted, a helper) under the
+-- test's deadline and memory cap.
+local function guarded(f, ...)
+  tl.guard(opts.timeout or 0, opts.memory and tl.counted() + opts.memory or 0)
+  local ret = table.pack(pcall(f, ...))
+  local stopped = tl.unguard()
+  if stopped then return false, stopped end
+  return table.unpack(ret, 1, ret.n)
+end
+
+-- What a .busted file may not set under --sandbox: each would run code
+-- outside the sandbox (an interpreter, Lua code, a C module, an output
+-- handler or LuaCov configuration from a file).
+local codeOptions = { 'lua', 'e', 'cpath', 'coverage', 'coverage-config-file', 'f', 'config-file', 'loaders' }
+
+local function checkSandboxedConfig(config, file)
+  for task, options in pairs(config) do
+    if type(options) == 'table' then
+      for _, k in ipairs(codeOptions) do
+        if options[k] ~= nil and not (k == 'loaders' and (options[k] == 'lua' or options[k][1] == 'lua' and #options[k] == 1)) then
+          return ("%s: --sandbox: the option '%s' of task '%s' would run code outside the sandbox"):format(file, k, tostring(task))
+        end
+      end
+      local output = options.output or options.o
+      if output ~= nil and (type(output) ~= 'string' or not output:match('^[%w_]+$')
+                            or not package.searchpath('busted.outputHandlers.' .. output, package.path)) then
+        return ("%s: --sandbox: the output handler '%s' of task '%s' is not one of busted's own"):format(file, tostring(output), tostring(task))
+      end
+    end
+  end
+end
+
+if opts.sandbox then
+  -- .busted is read in the sandbox, as data.
+  local makeCli = require 'busted.modules.cli'
+  package.loaded['busted.modules.cli'] = function(...)
+    local cli = makeCli(...)
+    local parse = cli.parse
+    cli.parse = function(self, args)
+      local realLoadfile = loadfile
+      local refused
+      loadfile = function(file)
+        local f, err = io.open(file, 'rb')
+        if not f then return nil, err end
+        local text = f:read('a') or ''
+        f:close()
+        local chunk, message = sandbox.load(newSandbox(package.path))(text, '@' .. file, 't')
+        if not chunk then return nil, message end
+        return function()
+          local ok, config = guarded(chunk)
+          if not ok then error(tostring(config), 0) end
+          config = plainData(config, 0)
+          refused = type(config) == 'table' and checkSandboxedConfig(config, file) or nil
+          if refused then error(refused, 0) end
+          return config
+        end
+      end
+      local ret = table.pack(pcall(parse, self, args))
+      loadfile = realLoadfile
+      if not ret[1] then error(ret[2], 0) end
+      return table.unpack(ret, 2, ret.n)
+    end
+    return cli
+  end
+
+  -- A helper runs sandboxed, in the worker that runs the spec file (the
+  -- parent runs no spec code).
+  package.loaded['busted.modules.helper_loader'] = function()
+    return function(_, helper, options)
+      if not opts.worker then return true end
+      local S = sandboxGlobals()
+      S.arg = plainData(options.arguments, 0) or {}
+      local run
+      if helper:match('%.lua$') then
+        local f, err = io.open(helper, 'rb')
+        if not f then return nil, err end
+        local text = f:read('a') or ''
+        f:close()
+        local chunk, message = S.load(text, '@' .. helper, 't')
+        if not chunk then return nil, message end
+        run = chunk
+      else
+        run = function() return S.require(helper) end
+      end
+      local ok, err = guarded(run)
+      if not ok then return nil, tostring(err) end
+      return true
+    end
+  end
+end
+
 
 ---------------------------------------------------------------------------
 -- The parent of -j workers: files are run by workers and replayed here.
@@ -266,9 +409,27 @@ local function extend(busted)
     end
   end
 
+  -- The plugins the command line named, loaded into each file's fresh world
+  -- (with the spec's globals under --sandbox) as the file's body starts: a
+  -- plugin that fails fails the file.
+  local function withPlugins(run)
+    if #opts.plugins == 0 then return run end
+    return function(...)
+      local env = opts.sandbox and sandboxGlobals() or nil
+      for _, name in ipairs(opts.plugins) do
+        local ok, err = pcall(tl.load_plugin, name, env)
+        if not ok then error(('--plugin %s: %s'):format(name, tostring(err):gsub('^traitlab%.busted:%d+: ', '')), 0) end
+      end
+      return run(...)
+    end
+  end
+
   busted.safe = function(descriptor, run, element)
     if not isSpecCall(descriptor, run, element) then return safe(descriptor, run, element) end
-    if descriptor == 'file' then startFile(element) end
+    if descriptor == 'file' then
+      startFile(element)
+      run = withPlugins(run)
+    end
     tl.guard(opts.timeout or 0, opts.memory and fileBase + opts.memory or 0)
     local ret = table.pack(safe(descriptor, run, element))
     local stopped = tl.unguard()
@@ -496,43 +657,75 @@ local function readRecords(path)
   return files
 end
 
+-- Work for the workers: under --sandbox one file a process (nothing a file
+-- does reaches another), otherwise the files dealt out to -j processes.
+local function workerGroups(names)
+  local groups = {}
+  if opts.sandbox then
+    for i, name in ipairs(names) do groups[i] = { name } end
+  else
+    local jobs = math.min(opts.jobs, #names)
+    for w = 1, jobs do
+      local mine = {}
+      for i = w, #names, jobs do mine[#mine + 1] = names[i] end
+      groups[w] = mine
+    end
+  end
+  return groups
+end
+
+local function startWorker(files)
+  local list = os.tmpname()
+  local events = os.tmpname()
+  local f = assert(io.open(list, 'w'))
+  for _, name in ipairs(files) do f:write(name, '\n') end
+  f:close()
+  local argv = { '--worker-files', list, '--worker-events', events }
+  for _, a in ipairs(opts.worker_arguments) do argv[#argv + 1] = a end
+  local pid, err = tl.spawn(argv)
+  return { pid = pid, err = err, list = list, events = events, files = files }
+end
+
+local function finishWorker(w, code, signal)
+  local how = w.err
+  if signal then how = ('the worker process running it was killed by signal %d'):format(signal)
+  elseif code and code ~= 0 and code ~= 1 then how = ('the worker process running it exited with status %d'):format(code) end
+  local files = readRecords(w.events)
+  for _, name in ipairs(w.files) do
+    local r = files[name] or { records = {} }
+    if not r.done then
+      r.crash = how or 'the worker process running it stopped before the file ended'
+    end
+    recorded[name] = r
+  end
+  os.remove(w.list)
+  os.remove(w.events)
+end
+
 local function runWorkers(busted, suite)
   local names = {}
   for _, child in ipairs(busted.context.children(suite)) do
     if child.descriptor == 'file' then names[#names + 1] = child.name end
   end
-  local jobs = math.min(opts.jobs, #names)
-  local workers = {}
-  for w = 1, jobs do
-    local list = os.tmpname()
-    local events = os.tmpname()
-    local f = assert(io.open(list, 'w'))
-    local mine = {}
-    for i = w, #names, jobs do f:write(names[i], '\n'); mine[#mine + 1] = names[i] end
-    f:close()
-    local argv = { '--worker-files', list, '--worker-events', events }
-    for _, a in ipairs(opts.worker_arguments) do argv[#argv + 1] = a end
-    local pid, err = tl.spawn(argv)
-    workers[#workers + 1] = { pid = pid, err = err, list = list, events = events, files = mine }
-  end
   recorded = {}
-  for _, w in ipairs(workers) do
-    local how = w.err
-    if w.pid then
-      local code, signal = tl.wait(w.pid)
-      if signal then how = ('the worker process running it was killed by signal %d'):format(signal)
-      elseif code ~= 0 and code ~= 1 then how = ('the worker process running it exited with status %d'):format(code) end
+  local groups = workerGroups(names)
+  local running, count, nextGroup = {}, 0, 1
+  while nextGroup <= #groups or count > 0 do
+    while count < math.max(1, opts.jobs) and nextGroup <= #groups do
+      local w = startWorker(groups[nextGroup])
+      nextGroup = nextGroup + 1
+      if w.pid then running[w.pid] = w; count = count + 1 else finishWorker(w) end
     end
-    local files = readRecords(w.events)
-    for _, name in ipairs(w.files) do
-      local r = files[name] or { records = {} }
-      if not r.done then
-        r.crash = how or 'the worker process running it stopped before the file ended'
+    if count > 0 then
+      local pid, code, signal = tl.wait_any()
+      if not pid then break end
+      local w = running[pid]
+      if w then
+        running[pid] = nil
+        count = count - 1
+        finishWorker(w, code, signal)
       end
-      recorded[name] = r
     end
-    os.remove(w.list)
-    os.remove(w.events)
   end
   -- Replays one file's records inside the parent's file block.
   return function(file)
@@ -575,7 +768,7 @@ end
 
 if opts.worker then
   onlyAssignedFiles()
-elseif opts.jobs and opts.jobs > 1 then
+elseif (opts.jobs and opts.jobs > 1) or opts.sandbox then
   opts.parent = runWorkers
   local loader = require 'busted.modules.files.lua'
   -- Files are not compiled here: the workers do it (and report a file that

@@ -1,0 +1,121 @@
+-- The sandbox's rules (README, "The sandbox"), shared by `traitlab --sandbox`,
+-- which changes the globals of the script's own state in place, and by
+-- `traitlab test --sandbox`, which gives spec code a table of globals of its
+-- own while busted keeps the real ones.
+--
+-- Loaded once per state from the binary (embedded.c) before any untrusted
+-- code runs: the functions it keeps in upvalues (io.open, load) stay out of
+-- reach, since the sandbox's `debug` has no getupvalue.
+local M = {}
+
+local open, load, type, error, select, ipairs = io.open, load, type, error, select, ipairs
+local format, gsub, gmatch, find, sub, byte = string.format, string.gsub, string.gmatch, string.find, string.sub, string.byte
+local concat = table.concat
+
+-- What is left of `os` and `debug`.
+function M.os(os)
+  return { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
+end
+function M.debug(debug)
+  return { traceback = debug.traceback }
+end
+
+-- `load` with text chunks only (a binary chunk can break the VM); `env`, when
+-- given, is the environment of a chunk loaded without one.
+function M.load(env)
+  return function(chunk, name, mode, ...)
+    if mode ~= nil and mode ~= 't' then error('load: only text chunks are allowed in the sandbox', 2) end
+    if env ~= nil and select('#', ...) == 0 then return load(chunk, name, 't', env) end
+    return load(chunk, name, 't', ...)
+  end
+end
+
+-- A source file read as luaL_loadfilex reads it (a UTF-8 byte order mark and
+-- a first line starting with '#' are skipped, the line kept for numbering),
+-- compiled as text only.
+local function loadSource(name, file, env)
+  local f = open(file, 'rb')
+  if not f then return nil end
+  local text, err = f:read('a')
+  f:close()
+  if type(text) ~= 'string' then return nil, err end   -- a folder opens, but does not read
+  if sub(text, 1, 3) == '\239\187\191' then text = sub(text, 4) end
+  if byte(text, 1) == 35 then text = gsub(text, '^[^\n]*', '', 1) end
+  local chunk, message = load(text, '@' .. file, 't', env)
+  if not chunk then error(format("error loading module '%s' from file '%s':\n\t%s", name, file, message), 0) end
+  return chunk
+end
+
+-- A `require` for sandboxed code. It finds, in order: what `loaded` holds,
+-- `preload`, `extra(name)` (plugins the command line loaded, busted's spec
+-- API), then Lua source modules on `path`, the search path the process
+-- started with (a later change to package.path finds nothing new), loaded
+-- as text with `env` as their globals. No C library, no binary chunk.
+-- A name holds no '/': its dots become the folder separator, so the file is
+-- always below one of the path's own folders.
+function M.require(env, loaded, preload, path, extra)
+  return function(name)
+    if type(name) ~= 'string' then
+      error(format("bad argument #1 to 'require' (string expected, got %s)", type(name)), 2)
+    end
+    local m = loaded[name]
+    if m ~= nil then return m end
+    local open_ = preload[name]
+    if open_ ~= nil then
+      local r = open_(name, ':preload:')
+      if r == nil then r = true end
+      if loaded[name] == nil then loaded[name] = r end
+      return loaded[name], ':preload:'
+    end
+    if extra then
+      local found = extra(name)
+      if found ~= nil then return found end
+    end
+    local shown = #name > 200 and sub(name, 1, 200) .. '...' or name
+    local tried = { format("module '%s' not found:\n\tno field package.preload['%s']", shown, shown) }
+    if not find(name, '[/%z]') then
+      local fname = gsub(name, '%.', '/')
+      for template in gmatch(path, '[^;]+') do
+        local file = gsub(template, '%?', (gsub(fname, '%%', '%%%%')))
+        local chunk = loadSource(shown, file, env)
+        if chunk then
+          local r = chunk(name, file)
+          if r == nil then r = true end
+          if loaded[name] == nil then loaded[name] = r end
+          return loaded[name], file
+        end
+        tried[#tried + 1] = format("\n\tno file '%s'", file)
+      end
+    end
+    tried[#tried + 1] = '\n\t(the sandbox finds preloaded modules, plugins the command line named and Lua source modules on the path the process started with)'
+    error(concat(tried), 2)
+  end
+end
+
+-- `traitlab --sandbox`: the script's own globals, changed in place.
+function M.applyToGlobals(G, plugins)
+  local package, os, debug, string = G.package, G.os, G.debug, G.string
+  local loaded, preload = package.loaded, package.preload
+  local plugin_names, plugin_load = plugins.list, plugins.load
+  local path = package.path
+  local os_keep = M.os(os)
+  G.os = os_keep
+  G.io = nil
+  G.dofile, G.loadfile = nil, nil
+  G.load = M.load(nil)
+  G.debug = M.debug(debug)
+  string.dump = nil
+  G.require = M.require(G, loaded, preload, path, function(name)
+    for _, p in ipairs(plugin_names()) do
+      if p.name == name then return plugin_load(name) end
+    end
+  end)
+  local p = { loaded = loaded, preload = preload, config = package.config, path = path, cpath = '' }
+  G.package = p
+  loaded.package = p
+  loaded.io = nil
+  loaded.os = os_keep
+  loaded.debug = G.debug
+end
+
+return M

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Red-team cases for `traitlab test --sandbox` and for plugin loading: each
+# folder in Tests/redteam/specs is copied into a scratch folder that also holds
+# files a sandboxed run must never read (secret.env, secret.lua, carrying the
+# marker "hunter2"), and `traitlab ARGS` runs there. A case passes when the
+# process ends by itself (no signal, no guard timeout) with the expected exit
+# status, prints no escape marker ("ESCAPED") and no secret, and matches the
+# patterns of its case.conf:
+#   args: test --sandbox -j 2     arguments of traitlab
+#   exit: 1                       expected status (default 0)
+#   stdout: REGEX / stderr: REGEX grep -E patterns the output must match
+#
+# usage: Tests/cli/redteam_specs_test.sh path/to/traitlab [case-name-substring]
+set -u
+TL=${1:?usage: redteam_specs_test.sh path/to/traitlab}
+case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
+filter=${2:-}
+here=$(cd "$(dirname "$0")/../redteam/specs" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4 TRAITLAB_PLUGIN_PATH
+export HOME="$tmp" XDG_CONFIG_HOME="$tmp"
+
+passed=0
+failed=0
+header() { sed -n "s/^$1: //p" "$2" | head -1; }
+for dir in "$here"/*/; do
+  name=$(basename "$dir")
+  [ -n "$filter" ] && [[ $name != *"$filter"* ]] && continue
+  conf="$dir/case.conf"
+  work="$tmp/$name"
+  cp -r "$dir" "$work"
+  printf 'SECRET_TOKEN="hunter2"\n' > "$work/secret.env"
+  printf 'return { token = "hunter2" }\n' > "$work/secret.lua"
+  args=$(header args "$conf")
+  want_exit=$(header exit "$conf"); want_exit=${want_exit:-0}
+  want_out=$(header stdout "$conf")
+  want_err=$(header stderr "$conf")
+  # shellcheck disable=SC2086
+  (cd "$work" && exec timeout -s KILL 120 "$TL" $args) >"$tmp/out" 2>"$tmp/err" </dev/null
+  rc=$?
+  problems=()
+  [ "$rc" -ge 124 ] && problems+=("killed or timed out (status $rc)")
+  [ "$rc" -ne "$want_exit" ] && problems+=("exit status $rc, expected $want_exit")
+  grep -q 'ESCAPED' "$tmp/out" "$tmp/err" && problems+=("escape marker in the output")
+  grep -q 'hunter2' "$tmp/out" "$tmp/err" && problems+=("a secret reached the output")
+  [ -n "$want_out" ] && ! grep -Eq -- "$want_out" "$tmp/out" && problems+=("stdout does not match /$want_out/")
+  [ -n "$want_err" ] && ! grep -Eq -- "$want_err" "$tmp/err" && problems+=("stderr does not match /$want_err/")
+  if [ ${#problems[@]} -eq 0 ]; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"
+    for p in "${problems[@]}"; do echo "     $p"; done
+    echo "     stdout: $(tail -c 600 "$tmp/out")"
+    echo "     stderr: $(tail -c 600 "$tmp/err")"
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,16 @@
+local function refused(f)
+  local ok, err = pcall(f)
+  assert.is_false(ok)
+  assert.matches('sandbox', tostring(err))
+end
+describe('library functions that touch files', function()
+  it('refuse in the sandbox', function()
+    local view = ui.View { name = 'v' }
+    refused(function() ui.picture(view, 'out.svg') end)
+    refused(function() ui.trace('trace.txt') end)
+    refused(function() plugins.load('evil') end)
+    refused(function() require('traitlab').plugins.load('./plugins/evil.lua') end)
+    refused(function() plugins.addPath('.') end)
+    assert.same({}, plugins.path())
+  end)
+end)

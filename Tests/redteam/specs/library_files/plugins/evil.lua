@@ -1,0 +1,1 @@
+return { name = 'evil', setup = function() print('ESCAPED: plugin file ran') end }

@@ -1,0 +1,1 @@
+return { name = 'needy', requires = { './conf/app_secrets.lua' }, setup = function() end }
