@@ -14,7 +14,7 @@ package.path = "./?.env;/etc/?;" .. package.path
 package.cpath = "./?.so"
 refused(require, "passwd")
 refused(require, "secret.env")
-refused(require, "./secret")
+
 refused(require, "/etc/passwd")
 for _, k in ipairs { "searchpath", "searchers", "loadlib" } do
   if package[k] ~= nil then print("ESCAPED: package." .. k .. " is available") end

@@ -212,7 +212,9 @@ local function newSandbox(path)
     path = function() return {} end,
   }
   S.os = sandbox.os(os)
-  S.debug = sandbox.debug(debug)
+  local setmeta, getmeta = sandbox.metatables(debug, S.getmetatable, S.setmetatable)
+  S.setmetatable = setmeta
+  S.debug = sandbox.debug(debug, getmeta)
   S.load = sandbox.load(S)
   -- busted's spec API, read through to busted's own table at each use.
   local realBusted = require 'busted'

@@ -16,8 +16,30 @@ local concat = table.concat
 function M.os(os)
   return { clock = os.clock, time = os.time, date = os.date, difftime = os.difftime }
 end
-function M.debug(debug)
-  return { traceback = debug.traceback }
+-- `setmetatable` and `debug.getmetatable` for sandboxed code. Libraries'
+-- specs read their own protected metatables with debug.getmetatable (a class
+-- with __metatable): it returns a metatable that sandboxed code set itself,
+-- and otherwise what `getmetatable` returns, so no metatable the host
+-- protects (environments, collections, the string type's) is reached.
+function M.metatables(debug, getmetatable, setmetatable)
+  local own = setmetatable({}, { __mode = 'k' })
+  local rawmeta = debug.getmetatable
+  local function set(t, mt)
+    local r = setmetatable(t, mt)
+    if mt ~= nil then own[mt] = true end
+    return r
+  end
+  local function get(v)
+    local mt = rawmeta(v)
+    if mt ~= nil and own[mt] then return mt end
+    return getmetatable(v)
+  end
+  return set, get
+end
+
+-- What is left of `debug`.
+function M.debug(debug, getmetatable)
+  return { traceback = debug.traceback, getmetatable = getmetatable }
 end
 
 -- `load` with text chunks only (a binary chunk can break the VM); `env`, when
@@ -51,8 +73,8 @@ end
 -- API), then Lua source modules on `path`, the search path the process
 -- started with (a later change to package.path finds nothing new), loaded
 -- as text with `env` as their globals. No C library, no binary chunk.
--- A name holds no '/': its dots become the folder separator, so the file is
--- always below one of the path's own folders.
+-- Every dot of the name becomes the folder separator, so the file name has
+-- no '..' and stays below the folders of the path's own templates.
 function M.require(env, loaded, preload, path, extra)
   return function(name)
     if type(name) ~= 'string' then
@@ -73,7 +95,7 @@ function M.require(env, loaded, preload, path, extra)
     end
     local shown = #name > 200 and sub(name, 1, 200) .. '...' or name
     local tried = { format("module '%s' not found:\n\tno field package.preload['%s']", shown, shown) }
-    if not find(name, '[/%z]') then
+    if not find(name, '%z') then
       local fname = gsub(name, '%.', '/')
       for template in gmatch(path, '[^;]+') do
         local file = gsub(template, '%?', (gsub(fname, '%%', '%%%%')))
@@ -103,7 +125,9 @@ function M.applyToGlobals(G, plugins)
   G.io = nil
   G.dofile, G.loadfile = nil, nil
   G.load = M.load(nil)
-  G.debug = M.debug(debug)
+  local setmeta, getmeta = M.metatables(debug, G.getmetatable, G.setmetatable)
+  G.setmetatable = setmeta
+  G.debug = M.debug(debug, getmeta)
   string.dump = nil
   G.require = M.require(G, loaded, preload, path, function(name)
     for _, p in ipairs(plugin_names()) do
