@@ -8,7 +8,12 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     }
     /// The same size turned a quarter: width and height swapped.
     public var swapped: Size { Size(height, width) }
-    public var description: String { "\(formatNumber(width))x\(formatNumber(height)) pt" }
+    public var description: String { "\(formatPoints(width))x\(formatPoints(height)) pt" }
+}
+
+/// A number of points as people write it: `932`, `0.5`.
+func formatPoints(_ d: Double) -> String {
+    d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
 }
 
 /// A size class, with UIKit's case names (the trait's `unspecified` is never a device's).
@@ -61,7 +66,7 @@ public enum SceneSize: Hashable, Sendable, CustomStringConvertible {
         case .half: return "1/2"
         case .oneThird: return "1/3"
         case .slideOver: return "slideOver"
-        case .custom(let s): return "{ width = \(formatNumber(s.width)), height = \(formatNumber(s.height)) }"
+        case .custom(let s): return "{ width = \(formatPoints(s.width)), height = \(formatPoints(s.height)) }"
         }
     }
 }
