@@ -16,8 +16,9 @@ final class DeviceCatalogueTests: XCTestCase {
     // MARK: The catalogue as data
 
     func testEveryRowCitesTheGuidelinesAndItsSpecifications() {
+        // Size and scale: the guidelines' table (`Device.source`, the same page for every row);
+        // device traits: the row's own specifications page.
         for d in DeviceCatalogue.devices {
-            XCTAssertEqual(d.source, "https://developer.apple.com/design/human-interface-guidelines/layout#Specifications", d.name)
             XCTAssertTrue(d.specs.hasPrefix("https://support.apple.com/"), "\(d.name): \(d.specs)")
         }
         XCTAssertEqual(Set(DeviceCatalogue.devices.map(\.specs)).count, DeviceCatalogue.devices.count, "one specifications page per device")
@@ -425,7 +426,7 @@ final class DeviceCatalogueTests: XCTestCase {
     // MARK: The rule for sizes no table lists
 
     func testTheRuleAgreesWithEveryTabledRow() throws {
-        for d in DeviceCatalogue.devices {
+        for d in DeviceCatalogue.devices where d.fullScreen != nil {
             for o in d.orientations {
                 let g = try d.scene(.full, orientation: o)
                 XCTAssertEqual(SizeClassRule.sizeClasses(g.size), g.sizeClasses, "\(d.name) \(o) full")
