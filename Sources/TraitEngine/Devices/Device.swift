@@ -1,0 +1,225 @@
+/// A size in points, width first.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public let width: Double
+    public let height: Double
+    public init(_ width: Double, _ height: Double) {
+        self.width = width
+        self.height = height
+    }
+    /// The same size turned a quarter: width and height swapped.
+    public var swapped: Size { Size(height, width) }
+    public var description: String { "\(formatPoints(width))x\(formatPoints(height)) pt" }
+}
+
+/// A number of points as people write it: `932`, `0.5`.
+func formatPoints(_ d: Double) -> String {
+    d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+}
+
+/// A size class, with UIKit's case names (the trait's `unspecified` is never a device's).
+public enum SizeClass: String, Sendable {
+    case compact, regular
+}
+
+/// A horizontal and a vertical size class, as Apple's tables give them together
+/// ("Compact width, regular height").
+public struct SizeClasses: Hashable, Sendable, CustomStringConvertible {
+    public let horizontal: SizeClass
+    public let vertical: SizeClass
+    public init(_ horizontal: SizeClass, _ vertical: SizeClass) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
+    public static let compactRegular = SizeClasses(.compact, .regular)
+    public static let regularCompact = SizeClasses(.regular, .compact)
+    public static let compactCompact = SizeClasses(.compact, .compact)
+    public static let regularRegular = SizeClasses(.regular, .regular)
+    /// "compact width, regular height", in the words of Apple's tables.
+    public var description: String { "\(horizontal.rawValue) width, \(vertical.rawValue) height" }
+}
+
+/// `UIInterfaceOrientation`'s four cases.
+public enum Orientation: String, CaseIterable, Sendable {
+    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+    public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
+}
+
+/// What a window scene's size is: the whole screen, a Split View fraction,
+/// Slide Over, or any size in points (a Stage Manager window).
+public enum SceneSize: Hashable, Sendable, CustomStringConvertible {
+    case full, twoThirds, half, oneThird, slideOver
+    case custom(Size)
+
+    /// The named sizes, in the order they are listed to users.
+    public static let named: [SceneSize] = [.full, .twoThirds, .half, .oneThird, .slideOver]
+
+    /// `"full"`, `"2/3"`, `"1/2"`, `"1/3"` or `"slideOver"`; nil for any other text.
+    public init?(name: String) {
+        guard let s = SceneSize.named.first(where: { $0.description == name }) else { return nil }
+        self = s
+    }
+
+    public var description: String {
+        switch self {
+        case .full: return "full"
+        case .twoThirds: return "2/3"
+        case .half: return "1/2"
+        case .oneThird: return "1/3"
+        case .slideOver: return "slideOver"
+        case .custom(let s): return "{ width = \(formatPoints(s.width)), height = \(formatPoints(s.height)) }"
+        }
+    }
+}
+
+/// What a window scene of a given size on a device sees: its size in points,
+/// its size classes, and which of Apple's tables (or TraitLab's rule) says so.
+public struct SceneGeometry: Hashable, Sendable {
+    public enum Basis: Hashable, Sendable {
+        /// A row of the layout guidelines' device size-class table, by its name there.
+        case deviceTable(row: String)
+        /// A row of the multitasking size-class table, by its model name there.
+        case multitaskingTable(row: String)
+        /// Slide Over: always compact width, regular height.
+        case slideOver
+        /// No table lists this device or size: ``SizeClassRule``.
+        case rule
+    }
+    public let size: Size
+    public let sizeClasses: SizeClasses
+    public let basis: Basis
+
+    /// Where the size classes come from, as an address a reader can follow.
+    public var source: String {
+        switch basis {
+        case .deviceTable: return DeviceCatalogue.layoutGuidelines
+        case .multitaskingTable: return MultitaskingTable.source
+        case .slideOver: return MultitaskingTable.slideOverSource
+        case .rule: return SizeClassRule.source
+        }
+    }
+}
+
+/// One device of the catalogue (``DeviceCatalogue/devices``): its size in
+/// points, display scale and the device traits Apple documents for it.
+public struct Device: Hashable, Sendable {
+    public enum Idiom: String, Sendable { case phone, pad }
+    /// `UIDisplayGamut`'s cases, with the trait's spelling.
+    public enum Gamut: String, Sendable { case sRGB = "SRGB", p3 = "P3" }
+
+    /// The product's name as Apple writes it ("iPad Pro 13-inch (M4)").
+    public let name: String
+    /// The row's name in the layout guidelines' screen-size table ("iPad Pro 13-inch").
+    public let guidelinesName: String
+    public let idiom: Idiom
+    /// The screen in portrait, in points.
+    public let portraitSize: Size
+    /// UIKit's display scale (`UIScreen.scale`).
+    public let scale: Double
+    public let gamut: Gamut
+    /// 3D Touch (`UIForceTouchCapability.available`).
+    public let forceTouch: Bool
+    /// An HDR display: `imageDynamicRange` is `high` (else `standard`).
+    public let hdr: Bool
+    /// Whether the device has a Home button (a phone without one never turns upside down).
+    public let homeButton: Bool
+    /// The full-screen size classes from the guidelines' device size-class
+    /// table, when it lists the device; nil: ``SizeClassRule`` decides.
+    public let fullScreen: TabledSizeClasses?
+    /// Apple's technical specifications page, the source of the device traits.
+    public let specs: String
+
+    /// Where the size and scale come from: the layout guidelines' specifications.
+    public var source: String { DeviceCatalogue.layoutGuidelines }
+
+    /// The other names the catalogue accepts for this device: the guidelines' row name.
+    public var aliases: [String] { guidelinesName == name ? [] : [guidelinesName] }
+
+    /// A row of the guidelines' device size-class table.
+    public struct TabledSizeClasses: Hashable, Sendable {
+        /// The row's name there ("iPhone SE" covers every iPhone SE).
+        public let row: String
+        public let portrait: SizeClasses
+        public let landscape: SizeClasses
+    }
+
+    /// The orientations the device turns to. `UIInterfaceOrientation.portraitUpsideDown`:
+    /// "UIViewController doesn't support this case on devices without a Home button"
+    /// (https://developer.apple.com/documentation/uikit/uiinterfaceorientation/portraitupsidedown).
+    /// TraitLab applies that to iPhones only: iPads without a Home button turn
+    /// to all four orientations.
+    public var orientations: [Orientation] {
+        idiom == .phone && !homeButton ? [.portrait, .landscapeLeft, .landscapeRight] : Orientation.allCases
+    }
+
+    /// The screen's size in points in `orientation`: portrait sizes swap for landscape.
+    public func screenSize(_ orientation: Orientation) -> Size {
+        orientation.isLandscape ? portraitSize.swapped : portraitSize
+    }
+
+    /// The named scene sizes the device offers in `orientation`: an iPhone offers
+    /// only `full`; an iPad offers Split View (no 1/2 in portrait, which the
+    /// multitasking table marks "N/A") and Slide Over.
+    public func sceneSizes(_ orientation: Orientation) -> [SceneSize] {
+        switch idiom {
+        case .phone: return [.full]
+        case .pad: return orientation.isLandscape ? SceneSize.named : [.full, .twoThirds, .oneThird, .slideOver]
+        }
+    }
+
+    /// The size and size classes of a window scene of size `size` on this device
+    /// in `orientation`. Tabled devices and sizes follow Apple's tables; the rest
+    /// follow ``SizeClassRule``. Throws for an orientation the device does not
+    /// turn to, a named size it does not offer there, or a custom size that is
+    /// not a positive, finite number of points each way.
+    public func scene(_ size: SceneSize, orientation: Orientation) throws -> SceneGeometry {
+        guard orientations.contains(orientation) else {
+            throw TraitError("\(name) does not turn to \"\(orientation.rawValue)\"; it turns to "
+                + orientations.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+        }
+        let screen = screenSize(orientation)
+        switch size {
+        case .full:
+            if let t = fullScreen {
+                return SceneGeometry(size: screen, sizeClasses: orientation.isLandscape ? t.landscape : t.portrait,
+                                     basis: .deviceTable(row: t.row))
+            }
+            return SceneGeometry(size: screen, sizeClasses: SizeClassRule.sizeClasses(screen), basis: .rule)
+        case .custom(let s):
+            guard s.width.isFinite, s.height.isFinite, s.width > 0, s.height > 0 else {
+                throw TraitError("a scene's width and height must be positive, finite numbers of points, not \(size)")
+            }
+            return SceneGeometry(size: s, sizeClasses: SizeClassRule.sizeClasses(s), basis: .rule)
+        case .twoThirds, .half, .oneThird, .slideOver:
+            guard sceneSizes(orientation).contains(size) else {
+                throw TraitError("\(name) offers no \"\(size)\" scene in \"\(orientation.rawValue)\"; it offers "
+                    + sceneSizes(orientation).map { "\"\($0)\"" }.joined(separator: ", ")
+                    + " and custom sizes { width, height }")
+            }
+            let scene = Size(SplitView.width(of: size, screen: screen, longSide: portraitSize.height), screen.height)
+            if size == .slideOver {
+                return SceneGeometry(size: scene, sizeClasses: .compactRegular, basis: .slideOver)
+            }
+            if let row = MultitaskingTable.row(forDevice: name), let c = row.sizeClasses(size, orientation) {
+                return SceneGeometry(size: scene, sizeClasses: c, basis: .multitaskingTable(row: row.model))
+            }
+            return SceneGeometry(size: scene, sizeClasses: SizeClassRule.sizeClasses(scene), basis: .rule)
+        }
+    }
+
+    /// The device's screen traits in `orientation`: `settings` (the user's
+    /// choices: style, text size, ...) with the device's idiom, display scale,
+    /// gamut, force touch and dynamic range, and the full screen's size classes.
+    public func screenTraits(_ orientation: Orientation, settings: TraitCollection) throws -> TraitCollection {
+        let classes = try scene(.full, orientation: orientation).sizeClasses
+        let T = SystemTraits.self
+        return settings.modifyingTraits { t in
+            t[T.userInterfaceIdiom] = .string(idiom.rawValue)
+            t[T.displayScale] = .number(scale)
+            t[T.displayGamut] = .string(gamut.rawValue)
+            t[T.forceTouchCapability] = .string(forceTouch ? "available" : "unavailable")
+            t[T.imageDynamicRange] = .string(hdr ? "high" : "standard")
+            t[T.horizontalSizeClass] = .string(classes.horizontal.rawValue)
+            t[T.verticalSizeClass] = .string(classes.vertical.rawValue)
+        }
+    }
+}
