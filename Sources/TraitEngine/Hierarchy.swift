@@ -23,10 +23,40 @@ public final class Screen: TraitEnvironment {
         for r in sceneRefs { body(r.scene) }
     }
 
+    /// The device of the catalogue this screen is (``DeviceCatalogue``), if
+    /// it is one: its traits and size follow the device and ``orientation``.
+    public internal(set) var device: Device?
+    /// The orientation, as it will be after the next update (``rotate(to:)``).
+    public internal(set) var orientation: Orientation = .portrait
+
     /// A screen with the given device traits, in effect at once.
     public init(world: TraitWorld, traits: TraitCollection) {
         super.init(world: world, className: "Screen", kind: .screen)
         traitCollection = traits
+    }
+
+    /// The screen of `device` in `orientation`: `settings` (style, text
+    /// size, ...) with the device's traits (``Device/screenTraits(_:settings:)``).
+    public convenience init(world: TraitWorld, device: Device, orientation: Orientation = .portrait,
+                            settings: TraitCollection = .empty) throws {
+        self.init(world: world, traits: try device.screenTraits(orientation, settings: settings))
+        self.device = device
+        self.orientation = orientation
+    }
+
+    /// The screen's size in points in its orientation; nil for a screen that
+    /// is not a device.
+    public var size: Size? { device?.screenSize(orientation) }
+
+    /// Rotates the device: its traits (full-screen size classes) and its
+    /// scenes' size classes follow at the next update, like any trait change.
+    public func rotate(to orientation: Orientation) throws {
+        guard let device else { throw TraitError("\(self) is not a device: only a device screen (ui.Screen { device = ... }) rotates") }
+        let traits = try device.screenTraits(orientation, settings: upcomingTraits)
+        for scene in scenes { _ = try scene.geometry(on: device, orientation) }
+        self.orientation = orientation
+        setTraits(traits)
+        for scene in scenes { scene.refreshGeometry() }
     }
 
     /// Simulates the system changing device traits; applied at the next update.
@@ -71,6 +101,12 @@ public final class WindowScene: TraitEnvironment {
     @exclusivity(unchecked) public private(set) var windows: [Window] = []
     @exclusivity(unchecked) public private(set) var isConnected = true
 
+    /// The scene's size (``SceneSize``): full screen, a Split View fraction,
+    /// Slide Over or a size in points; its size classes follow from it on its
+    /// screen's device (or, on a screen that is no device, from a size in
+    /// points by ``SizeClassRule``). A resize takes effect at the next update.
+    public private(set) var size: SceneSize = .full
+
     public init(world: TraitWorld, screen: Screen) {
         self.screen = screen
         super.init(world: world, className: "WindowScene", kind: .windowScene)
@@ -78,7 +114,54 @@ public final class WindowScene: TraitEnvironment {
         screen.linked(to: self)
         world.connect(self)
         linked(to: nil)
+        refreshGeometry()
         setNeedsStructureUpdate()
+    }
+
+    /// Resizes the scene (Split View, Slide Over, Stage Manager). Throws,
+    /// changing nothing, for a size its device does not offer.
+    public func resize(to size: SceneSize) throws {
+        if let device = screen.device {
+            _ = try geometry(on: device, screen.orientation, size: size)
+        } else if case .custom = size {
+            _ = try DeviceCatalogue.main.scene(size, orientation: .portrait)   // the size's own checks
+        } else if size != .full {
+            throw TraitError("\(self) is on \(screen), which is not a device: only \"full\" or a size { width, height } fits it")
+        }
+        self.size = size
+        refreshGeometry()
+    }
+
+    /// The scene's size and size classes now (after the next update: what
+    /// pending rotations and resizes give); nil on a screen that is no
+    /// device at full size.
+    public var geometry: SceneGeometry? {
+        if let device = screen.device { return try? geometry(on: device, screen.orientation) }
+        if case .custom(let s) = size {
+            return SceneGeometry(size: s, sizeClasses: SizeClassRule.sizeClasses(s), basis: .rule)
+        }
+        return nil
+    }
+
+    func geometry(on device: Device, _ orientation: Orientation, size: SceneSize? = nil) throws -> SceneGeometry {
+        let size = size ?? self.size
+        do {
+            return try device.scene(size, orientation: orientation)
+        } catch let e as TraitError where size != .full {
+            throw TraitError("\(self) is \(size): \(e.message)")
+        }
+    }
+
+    /// Sets the scene's size classes (a ``TraitLayer/sceneGeometry`` layer)
+    /// from its size: none for a full-screen scene, which has its screen's.
+    func refreshGeometry() {
+        var entries: [TraitCollection.Entry] = []
+        if size != .full, let g = geometry {
+            let T = SystemTraits.self
+            entries = [.init(definition: T.horizontalSizeClass, value: .string(g.sizeClasses.horizontal.rawValue)),
+                       .init(definition: T.verticalSizeClass, value: .string(g.sizeClasses.vertical.rawValue))]
+        }
+        setTraitLayer(.sceneGeometry, entries)
     }
 
     deinit {

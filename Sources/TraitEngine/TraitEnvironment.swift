@@ -46,6 +46,11 @@ public enum LifecycleEvent: String, CaseIterable, Sendable {
 }
 
 /// The traits one environment read during tracked callbacks, per kind of work.
+/// The work a tracked method does, which a tracked read invalidates:
+/// layout (`layoutSubviews`, `viewWillLayoutSubviews`, ...), display
+/// (`draw`) or properties (`updateProperties`).
+public enum TrackedWork: Sendable { case layout, display, properties }
+
 struct TrackedTraits {
     var layout: [TraitDefinition] = []
     var display: [TraitDefinition] = []
@@ -53,7 +58,7 @@ struct TrackedTraits {
     var isEmpty: Bool { layout.isEmpty && display.isEmpty && properties.isEmpty }
 
     /// Which list a tracked callback fills.
-    enum Kind { case layout, display, properties }
+    typealias Kind = TrackedWork
 
     subscript(kind: Kind) -> [TraitDefinition] {
         get {
@@ -192,6 +197,27 @@ final class EnvironmentDetails {
     var backgroundColor: ColorValue?
     /// SwiftUI content hosted here, updated right after this environment's traits.
     var hostedContent: HostedContent?
+    /// The trait layers (``TraitLayer``) set here, and while there are any
+    /// the user's own overrides (`traitOverrides`): the extras' override
+    /// entries are then the two merged.
+    var layers: [TraitLayer: [TraitCollection.Entry]] = [:]
+    var userOverrides: [TraitCollection.Entry] = []
+}
+
+/// Traits an environment gets from somewhere other than its
+/// `traitOverrides`, applied over its parent's collection in this order and
+/// under its own `traitOverrides` (which win).
+public enum TraitLayer: Int, CaseIterable, Comparable, Sendable {
+    /// A window scene's size classes, from its size on its device.
+    case sceneGeometry
+    /// A child view controller's collection set by its parent
+    /// (`setOverrideTraitCollection(_:forChild:)`), or a presentation
+    /// controller's `overrideTraitCollection`.
+    case overrideTraitCollection
+    /// `overrideUserInterfaceStyle` of a view, view controller or window.
+    case overrideUserInterfaceStyle
+
+    public static func < (a: TraitLayer, b: TraitLayer) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A node of the trait hierarchy (UIKit's `UITraitEnvironment`): screens, window
@@ -337,7 +363,8 @@ open class TraitEnvironment: CustomStringConvertible {
     final func releaseEmptyExtras() {
         guard let x = extras else { return }
         if let d = x.details {
-            guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.hostedContent == nil else { return }
+            guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.hostedContent == nil,
+                  d.layers.isEmpty else { return }
             x.details = nil
         }
         guard x.overrideEntries.isEmpty, x.tracked == nil, x.owningViewController == nil else { return }
@@ -555,58 +582,127 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// The override value for `definition`, or nil when there is none.
     public func traitOverride(_ definition: TraitDefinition) -> TraitValue? {
-        overrideEntries.first { $0.definition === definition }?.value
+        traitOverrideEntries.first { $0.definition === definition }?.value
     }
 
     public func containsTraitOverride(_ definition: TraitDefinition) -> Bool {
-        overrideEntries.contains { $0.definition === definition }
+        traitOverrideEntries.contains { $0.definition === definition }
     }
+
+    /// Whether trait layers (``TraitLayer``) are set here: the override
+    /// entries an update applies are then layers and overrides merged.
+    private var hasLayers: Bool { extras?.details.map { !$0.layers.isEmpty } ?? false }
 
     /// Sets an override after checking its type; takes effect at the next update.
     public func setTraitOverride(_ definition: TraitDefinition, _ value: TraitValue) throws {
         let v = try definition.validate(value)
         world.stats.overridesSet += 1
         let entry = TraitCollection.Entry(definition: definition, value: v)
-        let x = makeExtras()
-        if let i = x.overrideEntries.firstIndex(where: { $0.definition === definition }) {
-            if x.overrideEntries[i].value == v { return }
-            x.overrideEntries[i] = entry
+        if hasLayers {
+            var own = traitOverrideEntries
+            guard TraitEnvironment.set(entry, in: &own) else { return }
+            setUserOverrides(own)
         } else {
-            let i = x.overrideEntries.firstIndex { $0.definition.id > definition.id } ?? x.overrideEntries.endIndex
-            x.overrideEntries.insert(entry, at: i)
+            let x = makeExtras()
+            guard TraitEnvironment.set(entry, in: &x.overrideEntries) else { return }
             flags.insert(.hasOverrides)
         }
         world.trace(.overrideChanged(self, definition, v))
         setNeedsTraitUpdate()
     }
 
+    /// Puts `entry` in `entries` (sorted by definition id); false when it
+    /// was there with that value already.
+    private static func set(_ entry: TraitCollection.Entry, in entries: inout [TraitCollection.Entry]) -> Bool {
+        if let i = entries.firstIndex(where: { $0.definition === entry.definition }) {
+            if entries[i].value == entry.value { return false }
+            entries[i] = entry
+        } else {
+            let i = entries.firstIndex { $0.definition.id > entry.definition.id } ?? entries.endIndex
+            entries.insert(entry, at: i)
+        }
+        return true
+    }
+
     /// Removes an override; removing one that is not there does nothing.
     public func removeTraitOverride(_ definition: TraitDefinition) {
-        guard hasOverrides, let x = extras,
-              let i = x.overrideEntries.firstIndex(where: { $0.definition === definition }) else { return }
-        x.overrideEntries.remove(at: i)
-        if x.overrideEntries.isEmpty {
-            flags.remove(.hasOverrides)
-            releaseEmptyExtras()
+        if hasLayers {
+            var own = traitOverrideEntries
+            guard let i = own.firstIndex(where: { $0.definition === definition }) else { return }
+            own.remove(at: i)
+            setUserOverrides(own)
+        } else {
+            guard hasOverrides, let x = extras,
+                  let i = x.overrideEntries.firstIndex(where: { $0.definition === definition }) else { return }
+            x.overrideEntries.remove(at: i)
+            if x.overrideEntries.isEmpty {
+                flags.remove(.hasOverrides)
+                releaseEmptyExtras()
+            }
         }
         world.trace(.overrideChanged(self, definition, nil))
         setNeedsTraitUpdate()
     }
 
-    /// The overridden definitions with their values, sorted by definition id.
-    public var traitOverrideEntries: [TraitCollection.Entry] { overrideEntries }
+    /// The overridden definitions with their values, sorted by definition id
+    /// (`traitOverrides` alone: not the ``TraitLayer``s).
+    public var traitOverrideEntries: [TraitCollection.Entry] {
+        if let d = extras?.details, !d.layers.isEmpty { return d.userOverrides }
+        return overrideEntries
+    }
+
+    /// The entries of `layer` set here (empty when none).
+    public func traitLayer(_ layer: TraitLayer) -> [TraitCollection.Entry] {
+        extras?.details?.layers[layer] ?? []
+    }
+
+    /// Sets the traits `layer` gives this environment (each definition once);
+    /// empty removes the layer. Takes effect at the next update.
+    public func setTraitLayer(_ layer: TraitLayer, _ entries: [TraitCollection.Entry]) {
+        let sorted = entries.sorted { $0.definition.id < $1.definition.id }
+        if traitLayer(layer).elementsEqual(sorted, by: { $0.definition === $1.definition && $0.value == $1.value }) { return }
+        let own = traitOverrideEntries
+        if sorted.isEmpty {
+            guard let d = extras?.details, d.layers[layer] != nil else { return }
+            d.layers[layer] = nil
+        } else {
+            makeDetails().layers[layer] = sorted
+        }
+        setUserOverrides(own)
+        setNeedsTraitUpdate()
+    }
+
+    /// Keeps `own` as the user's overrides and applies the layers and them,
+    /// merged, as the entries an update applies.
+    private func setUserOverrides(_ own: [TraitCollection.Entry]) {
+        guard let d = extras?.details, !d.layers.isEmpty else {
+            extras?.details?.userOverrides = []
+            overrideEntries = own
+            return
+        }
+        d.userOverrides = own
+        var merged: [TraitCollection.Entry] = []
+        for layer in TraitLayer.allCases {
+            for e in d.layers[layer] ?? [] { _ = TraitEnvironment.set(e, in: &merged) }
+        }
+        for e in own { _ = TraitEnvironment.set(e, in: &merged) }
+        overrideEntries = merged
+    }
 
     /// Drops overrides whose value no longer fits its (replaced) definition, or
     /// whose definition is no longer kept, and returns the names of the dropped ones.
     public func revalidateOverrides(keeping: (TraitDefinition) -> Bool) -> [String] {
         var dropped: [String] = []
-        let before = overrideEntries.count
-        overrideEntries = overrideEntries.compactMap { e in
+        let entries = traitOverrideEntries
+        let kept: [TraitCollection.Entry] = entries.compactMap { e in
             if keeping(e.definition), let v = try? e.definition.validate(e.value) { return .init(definition: e.definition, value: v) }
             dropped.append(e.definition.name)
             return nil
         }
-        if overrideEntries.count != before { setNeedsTraitUpdate() }
+        if kept.count != entries.count {
+            setUserOverrides(kept)
+            setNeedsTraitUpdate()
+        }
         return dropped
     }
 
@@ -770,6 +866,8 @@ open class TraitEnvironment: CustomStringConvertible {
     /// there with `accumulate`).
     func tracking(_ kind: TrackedTraits.Kind, accumulate: Bool = false,
                   _ body: () throws -> Void) rethrows {
+        // Before iOS 18 nothing is tracked automatically (``OSVersion``).
+        guard world.tracksTraitsAutomatically else { return try body() }
         let view = asViewController?.viewIfLoaded
         // Both collections stay alive while the callback runs: this frame holds them.
         let collection = traitCollection, viewCollection = view?.traitCollection
@@ -782,12 +880,14 @@ open class TraitEnvironment: CustomStringConvertible {
             world.activeDelegate?.environmentDidUpdateTraits(view)
         }
         let outer = TraitCollection.tracker
-        let outerEnv = world.trackingEnvironment
+        let outerEnv = world.trackingEnvironment, outerKind = world.trackingKind
         TraitCollection.tracker = Unmanaged.passUnretained(tracker)
         world.trackingEnvironment = self
+        world.trackingKind = kind
         defer {
             TraitCollection.tracker = outer
             world.trackingEnvironment = outerEnv
+            world.trackingKind = outerKind
             if accumulate {
                 for d in tracker.read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
                     tracked[kind].append(d)

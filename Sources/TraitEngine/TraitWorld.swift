@@ -80,6 +80,45 @@ public final class TraitWorld {
         didSet { if oldValue != hierarchyMode { invalidateAllTraits() } }
     }
 
+    /// The iOS version this world models (``OSVersion``): its trait system.
+    /// Setting it sets ``hierarchyMode`` to that version's flow (legacy before
+    /// iOS 17) and what it tracks automatically.
+    @exclusivity(unchecked) public var os: OSVersion = .newest {
+        didSet {
+            hierarchyMode = os.has(.traitSystem) ? .ios17 : .legacy
+            refreshTracking()
+        }
+    }
+
+    /// Features this app opted into where its version allows it: today
+    /// `.observationTracking` on iOS 18 (the `UIObservationTrackingEnabled`
+    /// Info.plist key).
+    @exclusivity(unchecked) public var optedIn: Set<OSVersion.Feature> = [] {
+        didSet { refreshTracking() }
+    }
+
+    /// Whether this world has `feature` (its version and what it opted into).
+    public func has(_ feature: OSVersion.Feature) -> Bool { os.has(feature, optedIn: optedIn) }
+
+    /// Throws the error `api` raises on a version without `feature`, naming
+    /// the version that introduced it (as a deployment target would).
+    public func require(_ feature: OSVersion.Feature, _ api: String) throws {
+        if has(feature) { return }
+        try os.require(feature, api)
+    }
+
+    /// Whether tracked methods record the traits they read (iOS 18 and
+    /// later), and whether they record the observable properties they read.
+    @exclusivity(unchecked) public private(set) var tracksTraitsAutomatically = true
+    @exclusivity(unchecked) public private(set) var tracksObservation = true
+    private func refreshTracking() {
+        tracksTraitsAutomatically = has(.automaticTraitTracking)
+        tracksObservation = has(.observationTracking)
+    }
+    /// The kind of work whose tracked method is running (with
+    /// ``trackingEnvironment``): what a host records an observable read for.
+    @exclusivity(unchecked) public internal(set) var trackingKind: TrackedWork = .layout
+
     @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
     @exclusivity(unchecked) var pendingScreens: [Screen] = []
     @exclusivity(unchecked) var hasPendingWork = false
@@ -159,13 +198,31 @@ public final class TraitWorld {
     /// iPhone in portrait, light mode, default text size.
     public var mainScreen: Screen {
         if let s = mainScreenStorage { return s }
-        let s = Screen(world: self, traits: TraitWorld.mainScreenTraits)
+        let s = Screen(world: self, traits: mainScreenProfile)
+        s.device = mainScreenDevice
         s.name = "main"
         s.isMainScreen = true
         mainScreenStorage = s
         return s
     }
     private var mainScreenStorage: Screen?
+
+    /// The device `ui.Screen.main` is (``DeviceCatalogue/main`` unless
+    /// ``configureMainScreen(device:settings:)`` chose another).
+    public private(set) var mainScreenDevice: Device = DeviceCatalogue.main
+    /// `ui.Screen.main`'s traits, and what a new environment predicts.
+    private var mainScreenProfile: TraitCollection = TraitWorld.mainScreenTraits
+
+    /// Makes `ui.Screen.main` `device` in portrait with the default profile's
+    /// settings (light, default text size, ...), then `settings` over all of
+    /// it (`--device`, `--screen TRAIT=VALUE`). Before the main screen is
+    /// first used.
+    public func configureMainScreen(device: Device, settings: [TraitCollection.Entry] = []) throws {
+        precondition(mainScreenStorage == nil, "configure the main screen before using it")
+        let traits = try device.screenTraits(.portrait, settings: TraitWorld.mainScreenTraits)
+        mainScreenDevice = device
+        mainScreenProfile = settings.isEmpty ? traits : traits.applying(settings.sorted { $0.definition.id < $1.definition.id })
+    }
 
     /// The class names hosts gave environments (``TraitEnvironment/className``),
     /// each once: an environment keeps its number.
@@ -187,7 +244,7 @@ public final class TraitWorld {
     func className(at n: UInt16) -> String { classNames[Int(n) - 1] }
 
     /// The collection a new environment starts with: `ui.Screen.main`'s traits.
-    var predictedTraits: TraitCollection { mainScreenStorage?.traitCollection ?? TraitWorld.mainScreenTraits }
+    var predictedTraits: TraitCollection { mainScreenStorage?.traitCollection ?? mainScreenProfile }
 
     /// Drops everything the world holds (connected scenes, the main screen,
     /// queues), breaking the world <-> environment cycle so that a finished
@@ -951,6 +1008,8 @@ public final class TraitWorld {
 
     private func perform(_ work: PendingWork, on e: TraitEnvironment) throws {
         if work == .properties {
+            // updateProperties exists from iOS 26: never called before.
+            guard os.has(.updateProperties) else { return }
             stats.propertyUpdates += 1
             try e.tracking(.properties) {
                 if let v = e.asView { try v.updateProperties() } else if let vc = e.asViewController { try vc.updateProperties() }

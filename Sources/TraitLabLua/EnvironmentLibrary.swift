@@ -426,6 +426,7 @@ extension LuaHost {
             push(env.traitCollection, tracking: world.tracksReads(of: env))
         case .traitOverrides:
             if env is Screen { throw LuaError.message("a screen has no trait overrides; use screen:setTraits { ... }") }
+            try world.require(.traitSystem, "traitOverrides")
             L.pushBox(OverridesBox(env), kind: .overrides)
             L.registryTable(refs.overridesMeta)
             lua_setmetatable(L, -2)
@@ -517,7 +518,10 @@ extension LuaHost {
 
     private func environmentMethods() -> [(String, LuaFunction)] {
         [
-            ("registerForTraitChanges", { c in try c.host.register(c) }),
+            ("registerForTraitChanges", { c in
+                try c.host.world.require(.traitSystem, "registerForTraitChanges")
+                return try c.host.register(c)
+            }),
             ("unregisterForTraitChanges", { c in
                 let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
                 let token = try c.object(2, TraitChangeRegistration.self, "TraitChangeRegistration")
@@ -531,7 +535,9 @@ extension LuaHost {
                 return 0
             }),
             ("updateTraitsIfNeeded", { c in
-                try c.object(1, TraitEnvironment.self, "TraitEnvironment").updateTraitsIfNeeded()
+                let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+                try c.host.world.require(.traitSystem, "updateTraitsIfNeeded")
+                try env.updateTraitsIfNeeded()
                 return 0
             }),
             ("subclass", { c in try c.host.subclass(c) }),
@@ -561,7 +567,12 @@ extension LuaHost {
             ("removeFromSuperview", { c in try view(c).removeFromSuperview(); return 0 }),
             ("setNeedsLayout", { c in try view(c).setNeedsLayout(); return 0 }),
             ("setNeedsDisplay", { c in try view(c).setNeedsDisplay(); return 0 }),
-            ("setNeedsUpdateProperties", { c in try view(c).setNeedsUpdateProperties(); return 0 }),
+            ("setNeedsUpdateProperties", { c in
+                let v = try view(c)
+                try c.host.world.require(.updateProperties, "setNeedsUpdateProperties")
+                v.setNeedsUpdateProperties()
+                return 0
+            }),
             ("layoutIfNeeded", { c in try view(c).layoutIfNeeded(); return 0 }),
         ]
     }
@@ -574,7 +585,12 @@ extension LuaHost {
             ("present", { c in try vc(c).present(try vc(c, 2)); return 0 }),
             ("dismiss", { c in try vc(c).dismiss(); return 0 }),
             ("loadViewIfNeeded", { c in _ = try vc(c).loadViewIfNeeded(); return 0 }),
-            ("setNeedsUpdateProperties", { c in try vc(c).setNeedsUpdateProperties(); return 0 }),
+            ("setNeedsUpdateProperties", { c in
+                let v = try vc(c)
+                try c.host.world.require(.updateProperties, "setNeedsUpdateProperties")
+                v.setNeedsUpdateProperties()
+                return 0
+            }),
         ]
     }
 

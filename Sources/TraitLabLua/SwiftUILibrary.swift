@@ -46,7 +46,10 @@ extension LuaHost {
         let t = L.top
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "swiftui", name, body) }
         fn("EnvironmentKey") { c in try c.host.defineEnvironmentKey(c) }
-        fn("bridge") { c in try c.host.bridgeEnvironmentKey(c) }
+        fn("bridge") { c in
+            try c.host.world.require(.traitSystem, "swiftui.bridge (UITraitBridgedEnvironmentKey)")
+            return try c.host.bridgeEnvironmentKey(c)
+        }
         fn("View") { c in try c.host.makeSwiftUIView(c) }
         fn("ViewControllerRepresentable") { c in try c.host.makeRepresentable(c, kind: .viewController) }
         fn("ViewRepresentable") { c in try c.host.makeRepresentable(c, kind: .view) }

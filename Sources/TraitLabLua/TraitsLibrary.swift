@@ -396,6 +396,7 @@ extension LuaHost {
     }
 
     private func defineTrait(_ c: LuaCall) throws -> Int32 {
+        try world.require(.traitSystem, "traits.define (a custom UITraitDefinition)")
         try c.table(1)
         let def = try definitionSpec(at: 1, owner: plugins.loading, call: c)
         try chargeEngine(1024 + 2 * (def.name.utf8.count + def.property.utf8.count + (def.identifier?.utf8.count ?? 0)))
