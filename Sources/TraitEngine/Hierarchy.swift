@@ -144,12 +144,7 @@ public final class WindowScene: TraitEnvironment {
     }
 
     func geometry(on device: Device, _ orientation: Orientation, size: SceneSize? = nil) throws -> SceneGeometry {
-        let size = size ?? self.size
-        do {
-            return try device.scene(size, orientation: orientation)
-        } catch let e as TraitError where size != .full {
-            throw TraitError("\(self) is \(size): \(e.message)")
-        }
+        try device.scene(size ?? self.size, orientation: orientation)
     }
 
     /// Sets the scene's size classes (a ``TraitLayer/sceneGeometry`` layer)

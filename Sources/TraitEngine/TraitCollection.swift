@@ -14,6 +14,10 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
     public struct Entry: Equatable {
         public let definition: TraitDefinition
         public let value: TraitValue
+        public init(definition: TraitDefinition, value: TraitValue) {
+            self.definition = definition
+            self.value = value
+        }
     }
 
     /// Non-default values, sorted by definition id.

@@ -139,7 +139,8 @@ struct TextTreeDump {
         }
         let room = max(12, width - blockPrefix.count)
         let pending = e.needsTraitUpdate ? "  (update pending)" : ""
-        let head = linePrefix + clipped(printable(e.description), to: max(8, width - linePrefix.count - pending.count)) + pending
+        let title = printable(e.description) + (geometrySummary(e).map { "  (\($0))" } ?? "")
+        let head = linePrefix + clipped(title, to: max(8, width - linePrefix.count - pending.count)) + pending
         let oneLine = overrides.isEmpty ? "" : "  overrides { " + overrides.joined(separator: ", ") + " }"
         if head.count + oneLine.count <= width {
             out += head + oneLine + "\n"
@@ -151,6 +152,23 @@ struct TextTreeDump {
             for line in wrapped(traits, width: room, first: "traits { ", end: " }") { out += blockPrefix + line + "\n" }
         }
     }
+}
+
+/// Where a screen or a window scene sits in the world, for the line that
+/// names it in dumps and pictures: a device screen's device, orientation,
+/// size and OS (`iPad Pro 13-inch (M4), portrait, 1032x1376 pt, iOS 26.0`),
+/// a scene's size when it is not the full screen (`1/3: 375x1376 pt, compact
+/// width, regular height`). Nil for the other environments.
+func geometrySummary(_ e: TraitEnvironment) -> String? {
+    if let screen = e as? Screen, let device = screen.device, let size = screen.size {
+        return "\(device.name), \(screen.orientation.rawValue), \(size), iOS \(e.world.os)"
+    }
+    if let scene = e as? WindowScene, scene.size != .full, let g = scene.geometry {
+        let name: String
+        if case .custom = scene.size { name = "" } else { name = "\(scene.size): " }
+        return "\(name)\(g.size), \(g.sizeClasses)"
+    }
+    return nil
 }
 
 /// `s`, cut to `width` characters with a final "…" when longer.
@@ -201,6 +219,13 @@ func jsonTreeDump(_ root: TraitEnvironment) -> String {
             hasSibling.append(false)
             out += "{\"class\":" + key(e.className)
             if let n = e.name { out += ",\"name\":" + key(n) }
+            if let screen = e as? Screen, let device = screen.device, let size = screen.size {
+                out += ",\"device\":" + key(device.name) + ",\"orientation\":" + key(screen.orientation.rawValue)
+                out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
+            }
+            if let scene = e as? WindowScene, let g = scene.geometry {
+                out += ",\"size\":{\"width\":\(g.size.width),\"height\":\(g.size.height)},\"sceneSize\":" + key(scene.size.description)
+            }
             out += ",\"overrides\":" + object(e.traitOverrideEntries.map { ($0.definition, $0.value) })
             out += ",\"traits\":" + object(e.traitCollection.entries.map { ($0.definition, $0.value) })
             let before = e.traitCollectionBeforeLastUpdate

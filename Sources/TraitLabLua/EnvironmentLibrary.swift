@@ -18,6 +18,7 @@ enum EnvironmentProperty: String, CaseIterable {
     case windowScene, windows, screen, backgroundColor, isViewLoaded, viewIfLoaded, traitParent, className
     case isConnected, traitChildren
     case rootView, contentConfiguration
+    case device, orientation, size, bounds
 
     var key: String { rawValue }
 
@@ -119,6 +120,13 @@ extension LuaHost {
         push(world.mainScreen)
         L.rawSet(-2, "main")
         L.pop()
+        // ui.devices: the catalogue's names, as the layout guidelines list them.
+        L.newTable(narr: Int32(DeviceCatalogue.devices.count))
+        for (k, d) in DeviceCatalogue.devices.enumerated() {
+            L.push(d.name)
+            lua_rawseti(L, -2, lua_Integer(k + 1))
+        }
+        L.rawSet(ui, "devices")
     }
 
     /// Creates a class table with `methods`, inheriting from `parent`, callable
@@ -329,22 +337,46 @@ extension LuaHost {
         switch kind {
         case .screen:
             var m = MutableTraits(base: .empty)
+            var device: Device?, orientation: Orientation?
             if !L.isNil(2) {
                 try L.forEachPair(2) {
-                    if L.string(-2) == "name" { return }
-                    let d = try definition(forKey: -2)
-                    try m.set(d, try traitValue(at: L.top))
+                    switch L.string(-2) {
+                    case "name": return
+                    case "device":
+                        guard let n = L.string(-1), lua_type(L, -1) == LUA_TSTRING else {
+                            throw LuaError.message("Screen: device must be a device name (see ui.devices), got \(L.typeName(-1))")
+                        }
+                        device = try DeviceCatalogue.device(named: n)
+                    case "orientation": orientation = try orientationValue(at: -1)
+                    default:
+                        let d = try definition(forKey: -2)
+                        try m.set(d, try traitValue(at: L.top))
+                    }
                 }
             }
-            env = Screen(world: world, traits: m.makeCollection())
+            if let device {
+                env = try Screen(world: world, device: device, orientation: orientation ?? .portrait, settings: m.makeCollection())
+            } else {
+                if orientation != nil { throw LuaError.message("Screen: orientation needs a device (ui.Screen { device = ..., orientation = ... })") }
+                env = Screen(world: world, traits: m.makeCollection())
+            }
         case .windowScene:
             var screen = world.mainScreen
+            var size: SceneSize?
             if !L.isNil(2), L.rawGet(2, "screen") != LUA_TNIL {
                 guard let s = L.box(-1, as: Screen.self) else { throw LuaError.message("WindowScene: screen must be a Screen, got \(L.typeName(-1))") }
                 screen = s
             }
-            if !L.isNil(2) { L.pop() }
-            env = WindowScene(world: world, screen: screen)
+            if !L.isNil(2) {
+                L.pop()
+                if L.rawGet(2, "size") != LUA_TNIL { size = try sceneSizeValue(at: -1) }
+                L.pop()
+            }
+            let scene = WindowScene(world: world, screen: screen)
+            if let size {
+                do { try scene.resize(to: size) } catch { scene.disconnect(); throw error }
+            }
+            env = scene
         case .window: env = Window(world: world)
         case .view: env = View(world: world)
         case .viewController: env = ViewController(world: world)
@@ -364,11 +396,12 @@ extension LuaHost {
                 return
             }
             if kind == .screen { return }
-            if kind == .windowScene, L.string(-2) == "screen" { return }
+            if kind == .windowScene, L.string(-2) == "screen" || L.string(-2) == "size" { return }
             try setUserField(u, key: -2, value: -1)
         }
         properties.sort { ($0 == "name" ? 0 : 1) < ($1 == "name" ? 0 : 1) }
-        for k in properties where !(kind == .windowScene && k == "screen") {
+        for k in properties where !(kind == .windowScene && (k == "screen" || k == "size"))
+                                  && !(kind == .screen && (k == "device" || k == "orientation")) {
             _ = L.rawGet(2, k)
             let v = L.top
             L.push(k)
@@ -458,8 +491,64 @@ extension LuaHost {
         case .traitChildren: pushList(env.traitChildren)
         case .isConnected: if let s = env as? WindowScene { L.push(s.isConnected) } else { L.pushNil() }
         case .rootView, .contentConfiguration: pushHostingProperty(key: p.key, of: env)
+        case .device: if let d = (env as? Screen)?.device { L.push(d.name) } else { L.pushNil() }
+        case .orientation:
+            if let s = env as? Screen, s.device != nil { L.push(s.orientation.rawValue) } else { L.pushNil() }
+        case .size:
+            if let s = env as? Screen {
+                if let size = s.size { pushSize(size) } else { L.pushNil() }
+            } else if let scene = env as? WindowScene {
+                if case .custom(let size) = scene.size { pushSize(size) } else { L.push(scene.size.description) }
+            } else {
+                L.pushNil()
+            }
+        case .bounds:
+            if let scene = env as? WindowScene, let g = scene.geometry { pushSize(g.size) }
+            else if let s = env as? Screen, let size = s.size { pushSize(size) }
+            else { L.pushNil() }
         }
         return 1
+    }
+
+    /// `{ width = W, height = H }` in points.
+    private func pushSize(_ size: Size) {
+        L.newTable(nrec: 2)
+        for (key, v) in [("width", size.width), ("height", size.height)] {
+            // Whole points read as integers ({ width = 932, height = 430 }).
+            if v == v.rounded(), abs(v) < 1e15 { L.push(Int(v)) } else { L.push(v) }
+            L.rawSet(-2, key)
+        }
+    }
+
+    /// An orientation's name at `index`.
+    func orientationValue(at index: Int32) throws -> Orientation {
+        guard lua_type(L, index) == LUA_TSTRING, let s = L.string(index), let o = Orientation(rawValue: s) else {
+            let names = Orientation.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw LuaError.message("orientation must be one of \(names), got \(L.string(index).map { "\"\($0)\"" } ?? L.typeName(index))")
+        }
+        return o
+    }
+
+    /// A scene size at `index`: "full", "2/3", "1/2", "1/3", "slideOver" or
+    /// `{ width = W, height = H }` (points).
+    func sceneSizeValue(at index: Int32) throws -> SceneSize {
+        let i = L.absIndex(index)
+        if lua_type(L, i) == LUA_TSTRING, let s = L.string(i) {
+            guard let size = SceneSize(name: s) else {
+                throw LuaError.message("a scene size is \"full\", \"2/3\", \"1/2\", \"1/3\", \"slideOver\" or { width = W, height = H }, got \"\(s)\"")
+            }
+            return size
+        }
+        guard lua_type(L, i) == LUA_TTABLE else {
+            throw LuaError.message("a scene size is \"full\", \"2/3\", \"1/2\", \"1/3\", \"slideOver\" or { width = W, height = H }, got \(L.typeName(i))")
+        }
+        var w: Double?, h: Double?
+        if L.rawGet(i, "width") == LUA_TNUMBER { w = L.number(-1) }
+        L.pop()
+        if L.rawGet(i, "height") == LUA_TNUMBER { h = L.number(-1) }
+        L.pop()
+        guard let w, let h else { throw LuaError.message("a scene size table needs numbers width and height (points)") }
+        return .custom(Size(w, h))
     }
 
     private func setProperty(_ c: LuaCall) throws -> Int32 {
@@ -509,6 +598,12 @@ extension LuaHost {
             setHostField(object, "__backgroundColor")
         case .rootView, .contentConfiguration:
             try setHostingProperty(p.key, of: env, object: object, value: v)
+        case .orientation:
+            guard let screen = env as? Screen else { throw notHere() }
+            try screen.rotate(to: try orientationValue(at: v))
+        case .size:
+            guard let scene = env as? WindowScene else { throw readOnly() }
+            try scene.resize(to: try sceneSizeValue(at: v))
         default:
             throw readOnly()
         }

@@ -212,3 +212,36 @@ extension LuaHost {
         }
     }
 }
+
+/// `--screen TRAIT=VALUE`: a system trait of the screen by its property name
+/// (`userInterfaceStyle=dark`, `displayScale=2`), the value checked as a
+/// script's would be. Throws a message naming what is wrong.
+public func parseScreenSetting(_ text: String) throws -> TraitCollection.Entry {
+    guard let eq = text.firstIndex(of: "=") else {
+        throw LuaError.message("--screen needs TRAIT=VALUE (e.g. userInterfaceStyle=dark), got '\(text)'")
+    }
+    let name = String(text[..<eq]), raw = String(text[text.index(after: eq)...])
+    guard let def = SystemTraits.all.first(where: { $0.property == name }) else {
+        let known = SystemTraits.all.map(\.property).sorted().joined(separator: ", ")
+        throw LuaError.message("--screen: '\(name)' is not a system trait (\(known))")
+    }
+    let value: TraitValue
+    switch def.valueType {
+    case .number:
+        guard let n = Double(raw), n.isFinite else { throw LuaError.message("--screen \(name) needs a number, got '\(raw)'") }
+        value = .number(n)
+    case .integer:
+        guard let n = Int(raw) else { throw LuaError.message("--screen \(name) needs an integer, got '\(raw)'") }
+        value = .int(n)
+    case .boolean:
+        guard raw == "true" || raw == "false" else { throw LuaError.message("--screen \(name) needs true or false, got '\(raw)'") }
+        value = .bool(raw == "true")
+    default:
+        value = .string(raw)
+    }
+    do {
+        return TraitCollection.Entry(definition: def, value: try def.validate(value))
+    } catch let e as TraitError {
+        throw LuaError.message("--screen: \(e.message)")
+    }
+}

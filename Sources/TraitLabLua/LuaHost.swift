@@ -14,7 +14,14 @@ public struct LuaHostOptions {
     public var sandboxedLibrary = false
     /// Whether TraitLab's functions refuse to touch files.
     public var refusesFiles: Bool { sandbox || sandboxedLibrary }
-    public var hierarchyMode: HierarchyMode = .ios17
+    /// `--hierarchy`; nil for the flow of the OS version.
+    public var hierarchyMode: HierarchyMode?
+    /// `--ios`: the iOS version the world models.
+    public var os: OSVersion = .newest
+    /// `--device`: what `ui.Screen.main` is (nil: the catalogue's default).
+    public var device: Device?
+    /// `--screen TRAIT=VALUE`: system traits set on `ui.Screen.main`.
+    public var screenSettings: [TraitCollection.Entry] = []
     /// Folders searched for plugins before `TRAITLAB_PLUGIN_PATH` (`--plugin-path`).
     public var pluginPaths: [String] = []
     public init() {}
@@ -151,7 +158,12 @@ public final class LuaHost {
     /// What every world of this host starts with (the first and each reset).
     private func configure(_ w: TraitWorld) {
         w.owningDelegate = self   // (the host tears its world down in close())
-        w.hierarchyMode = options.hierarchyMode
+        w.os = options.os
+        if let mode = options.hierarchyMode { w.hierarchyMode = mode }
+        if options.device != nil || !options.screenSettings.isEmpty {
+            // (Checked when the command line was read: cannot fail here.)
+            try? w.configureMainScreen(device: options.device ?? DeviceCatalogue.main, settings: options.screenSettings)
+        }
         w.recordsRecentChanges = true   // dumps mark what the last update changed
     }
 

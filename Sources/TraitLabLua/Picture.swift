@@ -117,6 +117,7 @@ struct TreePicture {
             return (c.map { "<FONT COLOR=\"\($0)\">\(body)</FONT>" } ?? body) + "<BR ALIGN=\"LEFT\"/>"
         }
         var s = "<B>\(html(clipped(e.description, to: 60)))</B><BR/>"
+        if let g = geometrySummary(e) { s += "<I>\(html(clipped(g, to: 80)))</I><BR/>" }
         if e.needsTraitUpdate { s += "<I>update pending</I><BR/>" }
         for o in e.traitOverrideEntries { s += line("override ", o.definition, o.value, colour: "#8a5a00") }
         // What the overrides lines do not already say: differences from the

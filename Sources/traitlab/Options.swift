@@ -35,7 +35,8 @@ struct UsageError: Error {
 }
 
 /// The options that take a value, long form.
-private let longOptionsWithValue: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--timeout", "--memory-limit"]
+private let longOptionsWithValue: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--timeout", "--memory-limit",
+                                                  "--device", "--ios", "--screen"]
 
 func parseCommandLine(_ argv: [String]) throws -> Invocation {
     var inv = Invocation(argv: argv)
@@ -126,6 +127,9 @@ private func parseLongOption(_ a: String, _ argv: [String], _ i: inout Int, _ in
             throw UsageError(message: "invalid --hierarchy value '\(v)' (ios17 or legacy)")
         }
         inv.host.hierarchyMode = mode
+    case ("--device", let v?): inv.host.device = try parseDevice(v)
+    case ("--ios", let v?): inv.host.os = try parseOSVersion(v)
+    case ("--screen", let v?): inv.host.screenSettings.append(try parseScreen(v))
     case ("--timeout", let v?):
         guard let seconds = Double(v), seconds.isFinite, seconds > 0, seconds <= 1e9 else {
             throw UsageError(message: "invalid --timeout value '\(v)' (seconds, a positive number)")
@@ -142,6 +146,26 @@ private func parseLongOption(_ a: String, _ argv: [String], _ i: inout Int, _ in
     default:
         throw UsageError(message: "unrecognized option '\(a)'")
     }
+}
+
+/// `--device NAME`: a device of the catalogue.
+func parseDevice(_ name: String) throws -> Device {
+    do { return try DeviceCatalogue.device(named: name) } catch let e as TraitError {
+        throw UsageError(message: "--device: \(e.message) (`traitlab -e 'for _, d in ipairs(ui.devices) do print(d) end'` lists them)")
+    }
+}
+
+/// `--ios VERSION`: 16, 17, 18 or 26.
+func parseOSVersion(_ text: String) throws -> OSVersion {
+    guard let v = OSVersion(text) else {
+        throw UsageError(message: "invalid --ios value '\(text)' (\(OSVersion.supported.map { String($0.major) }.joined(separator: ", ")))")
+    }
+    return v
+}
+
+/// `--screen TRAIT=VALUE`.
+func parseScreen(_ text: String) throws -> TraitCollection.Entry {
+    do { return try parseScreenSetting(text) } catch let e as LuaError { throw UsageError(message: e.text) }
 }
 
 /// A fresh state with TraitLab's libraries takes about 50K; below this a
@@ -186,6 +210,10 @@ TraitLab options:
   --plugin NAME|PATH     load a plugin before running code (repeatable)
   --plugin-path DIR      search DIR for plugins first (repeatable)
   --hierarchy MODE       trait flow to start with: ios17 (default) or legacy
+  --device NAME          ui.Screen.main is that device of the catalogue (ui.devices)
+  --ios VERSION          the iOS version whose trait system runs: 16, 17, 18 or 26 (default)
+  --screen TRAIT=VALUE   set a system trait of ui.Screen.main (repeatable),
+                         e.g. userInterfaceStyle=dark
   --timeout SECONDS      stop a script (or a REPL input) that runs longer; exit 1
   --memory-limit SIZE    cap Lua's memory: bytes, or 512K, 64M, 1G (at least 256K);
                          exceeding it is a "not enough memory" error
