@@ -81,7 +81,8 @@ summary_of() {
 #   plain  -o plainTerminal          tap    -o TAP
 #   utf    -o utfTerminal -Xoutput --color      gtest  -o gtest -Xoutput --plain
 #   json   -o json                   junit  -o junit
-#   tapj2  -o TAP, traitlab with -j 2 (workers; the parent replays their events)
+#   tapj2, jsonj2, junitj2  the same, traitlab with -j 2 (workers; the parent
+#          replays their events into busted's handler)
 #   asis   the handler ARGS or .busted choose (busted's default: utfTerminal)
 #   list   ARGS hold --list: busted's list alone, no closing line
 #   junitfile  -o junit -Xoutput FILE: the document goes to FILE
@@ -100,7 +101,9 @@ compare() {
       utf)   extra=(-o utfTerminal -Xoutput --color) ;;
       gtest) extra=(-o gtest -Xoutput --plain) ;;
       json)  extra=(-o json); kind=json; closing_on=stderr ;;
+      jsonj2) extra=(-o json); jobs=(-j 2); kind=json; closing_on=stderr ;;
       junit) extra=(-o junit); kind=junit; closing_on=stderr ;;
+      junitj2) extra=(-o junit); jobs=(-j 2); kind=junit; closing_on=stderr ;;
       asis)  extra=() ;;
       list)  extra=(); closing_on=none ;;
       junitfile) extra=(-o junit -Xoutput "$work/report.xml"); closing_on=stderr ;;
@@ -145,6 +148,9 @@ compare() {
       [ -s "$work/b.xml" ] && [ -z "$diffs" ] && ok "$label: the same document in the file as busted's" \
         || bad "$label: the file differs from busted's (< busted, > traitlab)" "$diffs"
     fi
+    if [ "$kind" != text ] && norm "$kind" "$work/b.out" | head -n 1 | grep -q '^not '; then
+      bad "$label: busted wrote no $kind document to compare with" "$(cat "$work/b.out" "$work/b.err")"
+    fi
     diffs=$(diff <(norm "$kind" "$work/b.out") <(norm "$kind" "$work/t.out"))
     [ -z "$diffs" ] && ok "$label: the same standard output as busted" \
       || bad "$label: standard output differs from busted's (< busted, > traitlab)" "$diffs"
@@ -156,10 +162,10 @@ compare() {
 
 # --------------------------------------------- blocks, assertions, doubles
 # The default task of .busted (spec/, with lib/ on the path from `_all`).
-compare "spec/ by .busted's default task" "45 0 0 3" "plain tap tapj2 utf gtest junit asis" --
+compare "spec/ by .busted's default task" "45 0 0 3" "plain tap tapj2 utf gtest junit junitj2 asis" --
 # busted 2.1.1's JSON handler cannot encode a pending test (README), so JSON
 # runs the spec files that have none.
-compare "spec/ without pending tests" "35 0 0 0" "plain json" -- --exclude-pattern=blocks
+compare "spec/ without pending tests" "35 0 0 0" "plain json jsonj2" -- --exclude-pattern=blocks
 compare "one spec file named" "8 0 0 0" "plain tap" -- spec/asserts_spec.lua
 # busted leaves pending tests out of its report and its counts; TraitLab's
 # closing line still counts them (", 3 skipped").
@@ -167,8 +173,8 @@ CLOSING="45 passed, 0 failed, 3 skipped" compare "--suppress-pending" "45 0 0 0"
 compare "--no-recursive leaves spec/nested out" "44 0 0 3" "plain" -- --no-recursive
 
 # ------------------------------------------------------ failures and errors
-compare "-r failing: every kind of failure and error" "3 10 11 0" "plain tap tapj2 utf gtest junit" -- -r failing
-compare "failures without the file that errs at its top level" "3 10 10 0" "plain json" \
+compare "-r failing: every kind of failure and error" "3 10 11 0" "plain tap tapj2 utf gtest junit junitj2" -- -r failing
+compare "failures without the file that errs at its top level" "3 10 10 0" "plain json jsonj2" \
   -- -r failing --exclude-pattern=toplevel
 compare "--verbose on failures" "3 10 11 0" "plain" -- -r failing --verbose
 compare "--lang=fr: busted's report in French" "0 10 4 0" "plain" -- --lang=fr failing/failures_spec.lua
