@@ -24,5 +24,5 @@ print("equal to a fresh copy: " .. tostring(tc == traits.collection { userInterf
 
 -- Unset traits read as their defaults; a typo is an error, not nil.
 print("unset style reads as: " .. tc.userInterfaceStyle)
-local ok, err = pcall(function() return tc.horizontalSizeClas end)
+local _, err = pcall(function() return tc.horizontalSizeClas end)
 print("typo: " .. tostring(err):gsub("^.-: ", ""))

@@ -21,5 +21,5 @@ local tc = traits.collection { myAppTheme = MyAppTheme.pastel }
 print("encoded:     " .. tc:encode())
 print("decoded:     " .. tostring(traits.decode(tc:encode())))
 
-local ok, err = pcall(function() traits.collection { myAppTheme = "neon" } end)
+local _, err = pcall(function() traits.collection { myAppTheme = "neon" } end)
 print("wrong case:  " .. tostring(err):gsub("^.-: ", ""))

@@ -3,7 +3,8 @@
 -- ui.stats() shows the difference in work.
 -- Run: traitlab examples/09_override_placement.lua
 
-local Badge = traits.define { name = "BadgeStyle", default = "plain", property = "badgeStyle" }
+-- The overrides below set this trait by its property name, badgeStyle.
+traits.define { name = "BadgeStyle", default = "plain", property = "badgeStyle" }
 
 local function build()
   local scene = ui.WindowScene {}

@@ -178,7 +178,7 @@ local cases = {
       ui.update()
     end, "did change failed" },
   { "an error in draw", function()
-      local _, _, v = in_window { draw = function() error("draw failed") end }
+      in_window { draw = function() error("draw failed") end }
       ui.update()
     end, "draw failed" },
   { "deep recursion inside a handler", function()
@@ -190,7 +190,7 @@ local cases = {
       ui.update()
     end, "stack overflow" },
   { "ui.update inside a callback", function()
-      local _, _, v = in_window { layoutSubviews = function() ui.update() end }
+      in_window { layoutSubviews = function() ui.update() end }
       ui.update()
     end, "inside an update" },
   { "a missing target-action method", function()

@@ -337,7 +337,7 @@ describe("deep trees", function()
     scene.traitOverrides.userInterfaceStyle = "dark"
     ui.update()
     assert.are.equal("dark", leaf.traitCollection.userInterfaceStyle)
-    leaf = nil
+    leaf = nil   -- luacheck: ignore 311 (drops the last reference to the chain)
     root.view.subviews[1]:removeFromSuperview()
     ui.update()
     collectgarbage()

@@ -157,7 +157,7 @@ end)
 
 describe("ui.dump full, JSON and DOT", function()
   it("full lists every node's non-default traits, marked when changed", function()
-    local scene, _, root = window_with_root()
+    local scene = window_with_root()
     ui.update()
     scene.traitOverrides.userInterfaceStyle = "dark"
     ui.update()
@@ -266,7 +266,7 @@ describe("ui.picture", function()
   end)
 
   it("renders PNG by the extension, and colours a trait's flow on request", function()
-    local scene, Theme = tour_like()
+    local scene = tour_like()
     local path = temp_path(".PNG")
     ui.picture(scene, path, { trait = Theme })
     local png = read_file(path)
@@ -282,7 +282,7 @@ describe("ui.picture", function()
   end)
 
   it("draws the path one value took (:why as a picture)", function()
-    local scene, Theme = tour_like()
+    local scene = tour_like()
     local card = scene.windows[1].rootViewController.view.subviews[1]
     local label = ui.View { name = "label" }
     card:addSubview(label)

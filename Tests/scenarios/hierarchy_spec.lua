@@ -226,7 +226,7 @@ describe("trait overrides", function()
   local T = traits.define { name = "OvThemeTrait", default = Theme.standard, property = "myAppTheme" }
 
   it("apply to the environment and everything below it", function()
-    local scene, window, root = window_with_root()
+    local scene, _, root = window_with_root()
     local card = ui.View {}
     root.view:addSubview(card)
     scene.traitOverrides.myAppTheme = "pastel"

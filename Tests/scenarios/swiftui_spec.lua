@@ -1,7 +1,7 @@
 -- SPEC §10: SwiftUI environment keys, views, hosting, representables and bridging.
 
 local Theme = traits.enum("MyAppTheme", { "standard", "pastel", "bold", "monochrome" })
-local ThemeTrait = traits.define { name = "MyAppTheme", default = Theme.standard, property = "myAppTheme" }
+traits.define { name = "MyAppTheme", default = Theme.standard, property = "myAppTheme" }
 
 -- The talk's key: EnvironmentValues.myAppTheme, bridged to the trait.
 local ThemeKey = swiftui.EnvironmentKey { name = "myAppTheme", default = "standard" }

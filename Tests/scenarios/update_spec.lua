@@ -248,12 +248,14 @@ describe("errors and the settle guard", function()
     root.view.layoutSubviews = function() error(42) end
     root.view:setNeedsLayout()
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.are.equal(42, err)
     assert.are.equal("integer", math.type(err))
     root.view.layoutSubviews = nil
     local token = card:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(O) end)
     scene.traitOverrides.userInterfaceStyle = "dark"
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.are.equal(O, err)
     card:unregisterForTraitChanges(token)
     card.react = function() error(E) end
@@ -261,19 +263,23 @@ describe("errors and the settle guard", function()
     card.traitCollectionDidChange = nil
     scene.traitOverrides.userInterfaceStyle = "light"
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.are.equal(E, err)
     card.react = function() end
     card.traitCollectionDidChange = function() error(O) end
     scene.traitOverrides.userInterfaceStyle = "dark"
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.are.equal(O, err)
     card.traitCollectionDidChange = nil
     ok, err = pcall(traits.collection, function() error(E) end)
+    assert.is_false(ok)
     assert.are.equal(E, err)
     -- A message still gets its traceback, and the next update works.
     card.traitCollectionDidChange = function() error("plain message") end
     scene.traitOverrides.userInterfaceStyle = "light"
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.matches("plain message", err)
     assert.matches("stack traceback", err)
     card.traitCollectionDidChange = nil
@@ -282,7 +288,7 @@ describe("errors and the settle guard", function()
   end)
 
   it("raises each error value once, even when errors nest", function()
-    local scene, _, root = window_with_root()
+    local _, _, root = window_with_root()
     ui.update()
     local inner, outer = { "inner" }, { "outer" }
     root.view.layoutSubviews = function()
@@ -292,6 +298,7 @@ describe("errors and the settle guard", function()
     end
     root.view:setNeedsLayout()
     local ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.are.equal(outer, err)
     root.view.layoutSubviews = nil
     ui.update()
@@ -384,11 +391,13 @@ describe("registrations", function()
     token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = notAFunction, action = "react" })
     scene.traitOverrides.userInterfaceStyle = "dark"
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.matches("action 'react' is a number, not a function", err)
     root.view:unregisterForTraitChanges(token)
     token = root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, { target = {}, action = "react" })
     scene.traitOverrides.userInterfaceStyle = "light"
     ok, err = pcall(ui.update)
+    assert.is_false(ok)
     assert.matches("action 'react' not found", err)
     root.view:unregisterForTraitChanges(token)
     ui.update()
