@@ -17,6 +17,9 @@ public struct BustedRun {
     public var memoryLimit: Int?
     /// `--sandbox`: spec code runs with the sandbox's globals.
     public var sandbox = false
+    /// The combinations of a matrix run (`--device A,B --ios 17,26`): empty
+    /// for a single run.
+    public var matrix: [MatrixCombination] = []
     /// `--plugin NAME|PATH`: plugins loaded for every spec file.
     public var plugins: [String] = []
     /// `-j N`: files run in N worker processes.
@@ -27,6 +30,20 @@ public struct BustedRun {
     /// The `traitlab test` arguments a worker gets (all but -j).
     public var workerArguments: [String] = []
     public init() {}
+}
+
+/// One combination of a matrix run: its label (`["iPhone SE (3rd
+/// generation)", "iOS 17", "userInterfaceStyle=dark"]`), the options a worker
+/// gets for it, and its properties for reports (JUnit's `properties`).
+public struct MatrixCombination {
+    public var label: [String]
+    public var arguments: [String]
+    public var properties: [(String, String)]
+    public init(label: [String], arguments: [String], properties: [(String, String)]) {
+        self.label = label
+        self.arguments = arguments
+        self.properties = properties
+    }
 }
 
 /// The deadline `traitlab test` arms around each call into spec code (the
@@ -116,6 +133,26 @@ extension LuaHost {
         strings("args", run.arguments)
         strings("worker_arguments", run.workerArguments)
         strings("plugins", run.plugins)
+        if !run.matrix.isEmpty {
+            L.newTable(narr: Int32(run.matrix.count))
+            for (k, c) in run.matrix.enumerated() {
+                L.newTable()
+                L.push("[" + c.label.joined(separator: ", ") + "]"); L.rawSet(-2, "label")
+                L.newTable()
+                for (i, a) in c.arguments.enumerated() { L.push(a); lua_rawseti(L, -2, lua_Integer(i + 1)) }
+                L.rawSet(-2, "args")
+                L.newTable()
+                for (i, p) in c.properties.enumerated() {
+                    L.newTable()
+                    L.push(p.0); L.rawSet(-2, "name")
+                    L.push(p.1); L.rawSet(-2, "value")
+                    lua_rawseti(L, -2, lua_Integer(i + 1))
+                }
+                L.rawSet(-2, "properties")
+                lua_rawseti(L, -2, lua_Integer(k + 1))
+            }
+            L.rawSet(t, "matrix")
+        }
         if let f = run.format { L.push(f); L.rawSet(t, "format") }
         if let s = run.timeout { L.push(s); L.rawSet(t, "timeout") }
         if let m = run.memoryLimit { L.push(m); L.rawSet(t, "memory") }

@@ -26,6 +26,11 @@ world. TraitLab adds:
                         .busted) sandboxed, each spec file in a process of its own
   --hierarchy MODE      ios17 (default) or legacy
   --plugin NAME|PATH    load a plugin for every spec file (repeatable)
+  --device NAME[,NAME...]   ui.Screen.main is that device (ui.devices lists them)
+  --ios V[,V...]        the iOS version whose trait system runs: 16, 17, 18 or 26
+  --screen TRAIT=V[,V...]   a system trait of ui.Screen.main (repeatable)
+                        With several values, every spec file runs once per
+                        combination (their product), each named in the report
   --plugin-path DIR     search DIR for plugins first (repeatable)
 Text and TAP end with the line `N passed, N failed` (`, N skipped` may follow);
 with junit and json that line goes to standard error.
@@ -36,6 +41,43 @@ private struct TestInvocation {
     var run = BustedRun()
     var host = LuaHostOptions()
     var help = false
+    /// The matrix options (`--device`, `--ios`, `--screen`), in order.
+    var devices: [Device] = []
+    var versions: [OSVersion] = []
+    var screens: [(trait: String, values: [TraitCollection.Entry])] = []
+
+    /// Every combination of the matrix options: their product, devices
+    /// slowest, then versions, then each `--screen` trait in order.
+    var combinations: [MatrixCombination] {
+        var out = [MatrixCombination(label: [], arguments: [], properties: [])]
+        func extend(_ choices: [(label: String, args: [String], property: (String, String))]) {
+            guard !choices.isEmpty else { return }
+            out = out.flatMap { c in
+                choices.map { MatrixCombination(label: c.label + [$0.label], arguments: c.arguments + $0.args,
+                                                properties: c.properties + [$0.property]) }
+            }
+        }
+        extend(devices.map { ($0.name, ["--device", $0.name], ("device", $0.name)) })
+        extend(versions.map { ("iOS \($0.major)", ["--ios", String($0.major)], ("ios", String($0.major))) })
+        for (trait, values) in screens {
+            extend(values.map { e in
+                let v = describeScreenValue(e.value)
+                return ("\(trait)=\(v)", ["--screen", "\(trait)=\(v)"], (trait, v))
+            })
+        }
+        return out
+    }
+}
+
+/// A value of `--screen` as it was written.
+private func describeScreenValue(_ v: TraitValue) -> String {
+    switch v {
+    case .string(let s): return s
+    case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+    case .int(let n): return String(n)
+    case .bool(let b): return String(b)
+    default: return ""
+    }
 }
 
 /// Takes TraitLab's options out of the command line; the rest is busted's.
@@ -44,6 +86,12 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
     var busted: [String] = []
     var worker: [String] = []
     var i = 0
+    // A matrix option's comma-separated values.
+    func list(_ flag: String, _ text: String) throws -> [String] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !items.contains(where: \.isEmpty) else { throw UsageError(message: "'\(flag)' has an empty value in '\(text)'") }
+        return items
+    }
     func value(_ flag: String, _ inline: String?) throws -> String {
         if let inline { return inline }
         i += 1
@@ -95,6 +143,23 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             inv.host.hierarchyMode = mode
         case "--plugin-path": inv.host.pluginPaths.append(try value(name, inline))
         case "--plugin": inv.run.plugins.append(try value(name, inline))
+        case "--device":
+            for v in try list(name, try value(name, inline)) { inv.devices.append(try parseDevice(v)) }
+            keepForWorker = false
+        case "--ios":
+            for v in try list(name, try value(name, inline)) { inv.versions.append(try parseOSVersion(v)) }
+            keepForWorker = false
+        case "--screen":
+            let v = try value(name, inline)
+            guard let eq = v.firstIndex(of: "=") else { _ = try parseScreen(v); break }
+            let trait = String(v[..<eq])
+            let entries = try list(name, String(v[v.index(after: eq)...])).map { try parseScreen(trait + "=" + $0) }
+            if let k = inv.screens.firstIndex(where: { $0.trait == trait }) {
+                inv.screens[k].values += entries
+            } else {
+                inv.screens.append((trait, entries))
+            }
+            keepForWorker = false
         case "--worker-files": inv.run.workerFiles = try value(name, inline); keepForWorker = false
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "-h", "--help":
@@ -108,6 +173,16 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
     }
     inv.run.arguments = busted
     inv.run.workerArguments = worker
+    // One combination configures this process; several make a matrix, each
+    // combination run by worker processes of its own.
+    let combinations = inv.combinations
+    if combinations.count == 1 {
+        inv.host.device = inv.devices.first
+        if let v = inv.versions.first { inv.host.os = v }
+        inv.host.screenSettings = inv.screens.flatMap(\.values)
+    } else {
+        inv.run.matrix = combinations
+    }
     // A worker reports to its parent only (through the recorder handler).
     if inv.run.workerFiles != nil { inv.run.format = nil }
     return inv

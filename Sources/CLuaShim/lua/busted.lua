@@ -75,15 +75,134 @@ for i, a in ipairs(args) do arg[i] = a end
 
 local capture
 local machineFormat   -- 'junit' or 'json' once busted loads that handler
+local activeOutput    -- the output handler busted loaded first
+
+-- JUnit for a matrix run: busted's handler makes one testsuite per run; here
+-- each combination and spec file is a testsuite of its own, named
+-- "[combination] file", with the combination's options as its properties
+-- (as JUnit's schema has them), in the order they ran.
+local function matrixJUnit(busted, options)
+  local xml = require 'pl.xml'
+  local handler = require 'busted.outputHandlers.base'()
+  local top = xml.new('testsuites', { tests = 0, errors = 0, failures = 0, skip = 0 })
+  local start = busted.monotime()
+  local suites, order, current, seconds = {}, {}, nil, {}
+  local function fileOf(element)
+    local e = element
+    while e and e.descriptor ~= "file" do e = busted.context.parent(e) end
+    return e
+  end
+  local function suiteFor(element)
+    local file = fileOf(element)
+    local combo = (file and file.combo) or combinationOf[element]
+    local key = (combo and combo.label or '') .. ' ' .. tostring(file and file.name or element.name)
+    local suite = suites[key]
+    if not suite then
+      suite = xml.new('testsuite', { name = (combo and combo.label .. ' ' or '') .. tostring(file and file.name or element.name),
+                                     tests = 0, errors = 0, failures = 0, skip = 0, time = '0.00',
+                                     timestamp = os.date('!%Y-%m-%dT%H:%M:%S') })
+      if combo then
+        suite:addtag('properties')
+        for _, p in ipairs(combo.properties) do suite:addtag('property', { name = p.name, value = p.value }):up() end
+        suite:up()
+      end
+      suites[key] = suite
+      order[#order + 1] = suite
+    end
+    return suite
+  end
+  local function add(suite, field, n)
+    suite.attr[field] = suite.attr[field] + n
+    top.attr[field] = top.attr[field] + n
+  end
+  local function status(node, tag, message, trace)
+    node:addtag(tag)
+    if message then node:text(message) end
+    if trace and trace.traceback then node:text(trace.traceback) end
+    node:up()
+  end
+  handler.testStart = function(element)
+    local suite = suiteFor(element)
+    current = xml.new('testcase', { classname = element.trace.short_src .. ':' .. element.trace.currentline,
+                                    name = handler.getFullName(element) })
+    suite:add_direct_child(current)
+    return nil, true
+  end
+  handler.testEnd = function(element, _, result)
+    local suite = suiteFor(element)
+    add(suite, 'tests', 1)
+    current:set_attrib('time', ('%.2f'):format(element.duration or 0))
+    seconds[suite] = (seconds[suite] or 0) + (element.duration or 0)
+    suite:set_attrib('time', ('%.2f'):format(seconds[suite]))
+    if result == 'pending' then
+      add(suite, 'skip', 1)
+      local formatted = handler.pendings[#handler.pendings]
+      status(current, 'skipped', formatted and formatted.message, formatted and element.trace ~= formatted.trace and formatted.trace)
+    end
+    return nil, true
+  end
+  handler.failureTest = function(element, _, message, trace)
+    add(suiteFor(element), 'failures', 1)
+    status(current, 'failure', message, trace)
+    return nil, true
+  end
+  handler.errorTest = function(element, _, message, trace)
+    add(suiteFor(element), 'errors', 1)
+    status(current, 'error', message, trace)
+    return nil, true
+  end
+  handler.error = function(element, _, message, trace)
+    if element.descriptor == 'it' then return nil, true end
+    local suite = suiteFor(element)
+    add(suite, 'errors', 1)
+    local node = xml.new('testcase', { classname = tostring(element.name), name = handler.getFullName(element) })
+    status(node, 'error', message, trace)
+    suite:add_direct_child(node)
+    return nil, true
+  end
+  handler.exit = function()
+    for _, suite in ipairs(order) do top:add_direct_child(suite) end
+    top.attr.time = ('%.2f'):format(busted.monotime() - start)
+    local text = xml.tostring(top, '', '\t', nil, false)
+    local file = type(options.arguments) == 'table' and type(options.arguments[1]) == 'string'
+                 and io.open(options.arguments[1], 'w+b')
+    if file then
+      file:write(text, '\n')
+      file:close()
+    else
+      io.write(text, '\n')
+      io.flush()
+    end
+    return nil, true
+  end
+  local subscribe = handler.subscribe
+  handler.subscribe = function(self, opts_)
+    subscribe(self, opts_)
+    busted.subscribe({ 'test', 'start' }, handler.testStart, { predicate = handler.cancelOnPending })
+    busted.subscribe({ 'test', 'end' }, handler.testEnd, { predicate = handler.cancelOnPending })
+    busted.subscribe({ 'failure', 'it' }, handler.failureTest)
+    busted.subscribe({ 'error', 'it' }, handler.errorTest)
+    busted.subscribe({ 'failure' }, handler.error)
+    busted.subscribe({ 'error' }, handler.error)
+    busted.subscribe({ 'exit' }, handler.exit)
+  end
+  return handler
+end
 
 -- The handler busted loads (named by --format, -o or a .busted file) decides.
 local makeOutputLoader = require 'busted.modules.output_handler_loader'
 package.loaded['busted.modules.output_handler_loader'] = function(...)
   local loadHandler = makeOutputLoader(...)
   return function(busted, output, options)
+    activeOutput = activeOutput or output
     if not opts.worker and (output == 'junit' or output == 'json') and not machineFormat then
       machineFormat = output
       tl.redirect_stdout()
+    end
+    if output == 'junit' and opts.matrix and not opts.worker then
+      local handler = matrixJUnit(busted, options)
+      handler:subscribe(options)
+      return handler
     end
     if output ~= 'json' then return loadHandler(busted, output, options) end
     -- busted's JSON handler encodes its elements as they are, and a pending
@@ -360,13 +479,20 @@ end
 ---------------------------------------------------------------------------
 -- The parent of -j workers: files are run by workers and replayed here.
 
-local recorded = {}   -- file name -> { records, done }
+local recorded = {}   -- recordKey(file name, combination) -> { records, done }
+-- The combination of each replayed element of a matrix run (for its counts).
+local combinationOf = setmetatable({}, { __mode = 'k' })
 local replayFile      -- set below when running workers
 
 ---------------------------------------------------------------------------
 -- TraitLab's additions on each busted object
 
 local passed, failed, skipped = 0, 0, 0
+local comboCounts = {}   -- a matrix's counts by combination label
+local function resetComboCounts()
+  for _, combo in ipairs(opts.matrix or {}) do comboCounts[combo.label] = { passed = 0, failed = 0, skipped = 0 } end
+end
+resetComboCounts()
 local closingLine
 local endSubscribed
 
@@ -462,21 +588,30 @@ local function extend(busted)
     return unpack(ret, 1, ret.n)
   end
 
-  -- The closing line counts what busted reports.
-  busted.subscribe({ 'test', 'end' }, function(_, _, status)
-    if status == 'success' then passed = passed + 1
-    elseif status == 'pending' then skipped = skipped + 1
-    else failed = failed + 1 end
+  -- The closing line counts what busted reports (and, in a matrix, each
+  -- combination's table row).
+  local function count(element, what)
+    local combo = element and combinationOf[element]
+    if combo then
+      local row = comboCounts[combo.label]
+      row[what] = row[what] + 1
+    end
+  end
+  busted.subscribe({ 'test', 'end' }, function(element, _, status)
+    if status == 'success' then passed = passed + 1; count(element, 'passed')
+    elseif status == 'pending' then skipped = skipped + 1; count(element, 'skipped')
+    else failed = failed + 1; count(element, 'failed') end
     return nil, true
   end)
   local function outsideTest(element)
-    if not element or element.descriptor ~= 'it' then failed = failed + 1 end
+    if not element or element.descriptor ~= 'it' then failed = failed + 1; count(element, 'failed') end
     return nil, true
   end
   busted.subscribe({ 'error' }, outsideTest)
   busted.subscribe({ 'failure' }, outsideTest)
   busted.subscribe({ 'suite', 'reset' }, function()
     passed, failed, skipped = 0, 0, 0
+    resetComboCounts()
     return nil, true
   end)
   busted.subscribe({ 'suite', 'start' }, function(suite)
@@ -659,33 +794,44 @@ local function readRecords(path)
   return files
 end
 
--- Work for the workers: under --sandbox one file a process (nothing a file
--- does reaches another), otherwise the files dealt out to -j processes.
+-- Work for the workers, a group of spec files for one combination of the
+-- matrix each (or for the one run): under --sandbox one file a process
+-- (nothing a file does reaches another), otherwise each combination's files
+-- dealt out so that about -j processes share the work.
 local function workerGroups(names)
   local groups = {}
-  if opts.sandbox then
-    for i, name in ipairs(names) do groups[i] = { name } end
-  else
-    local jobs = math.min(opts.jobs, #names)
-    for w = 1, jobs do
-      local mine = {}
-      for i = w, #names, jobs do mine[#mine + 1] = names[i] end
-      groups[w] = mine
+  local combos = opts.matrix or { false }
+  for _, combo in ipairs(combos) do
+    if opts.sandbox then
+      for _, name in ipairs(names) do groups[#groups + 1] = { files = { name }, combo = combo } end
+    else
+      local chunks = math.min(#names, math.max(1, math.ceil(opts.jobs / #combos)))
+      for w = 1, chunks do
+        local mine = {}
+        for i = w, #names, chunks do mine[#mine + 1] = names[i] end
+        groups[#groups + 1] = { files = mine, combo = combo }
+      end
     end
   end
   return groups
 end
 
-local function startWorker(files)
+-- The key of a file's records: its name, and its combination's label.
+local function recordKey(name, combo)
+  return combo and (combo.label .. ' ' .. name) or name
+end
+
+local function startWorker(group)
   local list = os.tmpname()
   local events = os.tmpname()
   local f = assert(io.open(list, 'w'))
-  for _, name in ipairs(files) do f:write(name, '\n') end
+  for _, name in ipairs(group.files) do f:write(name, '\n') end
   f:close()
   local argv = { '--worker-files', list, '--worker-events', events }
+  for _, a in ipairs(group.combo and group.combo.args or {}) do argv[#argv + 1] = a end
   for _, a in ipairs(opts.worker_arguments) do argv[#argv + 1] = a end
   local pid, err = tl.spawn(argv)
-  return { pid = pid, err = err, list = list, events = events, files = files }
+  return { pid = pid, err = err, list = list, events = events, files = group.files, combo = group.combo }
 end
 
 local function finishWorker(w, code, signal)
@@ -698,7 +844,7 @@ local function finishWorker(w, code, signal)
     if not r.done then
       r.crash = how or 'the worker process running it stopped before the file ended'
     end
-    recorded[name] = r
+    recorded[recordKey(name, w.combo)] = r
   end
   os.remove(w.list)
   os.remove(w.events)
@@ -711,6 +857,26 @@ local function runWorkers(busted, suite)
   end
   recorded = {}
   local groups = workerGroups(names)
+  if opts.matrix then
+    -- Each file runs once per combination: the suite holds a file element
+    -- for each, in combination order, which the replay below fills.
+    local context = busted.context
+    local files = context.children(suite)
+    local originals = {}
+    for i, child in ipairs(files) do originals[i] = child; files[i] = nil end
+    for _, combo in ipairs(opts.matrix) do
+      for _, child in ipairs(originals) do
+        if child.descriptor == 'file' then
+          local copy = {}
+          for k, v in pairs(child) do copy[k] = v end
+          copy.combo = combo
+          context.attach(copy)
+        else
+          context.attach(child)
+        end
+      end
+    end
+  end
   local running, count, nextGroup = {}, 0, 1
   while nextGroup <= #groups or count > 0 do
     while count < math.max(1, opts.jobs) and nextGroup <= #groups do
@@ -731,10 +897,13 @@ local function runWorkers(busted, suite)
   end
   -- Replays one file's records inside the parent's file block.
   return function(file)
-    local r = recorded[file.name]
+    local combo = file.combo
+    local r = recorded[recordKey(file.name, combo)]
     if not r then return end
     if r.loadError then
-      busted.publish({ 'error', 'file' }, { descriptor = 'file', name = file.name }, nil, unpack(r.loadError, 1, 2))
+      local e = { descriptor = 'file', name = file.name, combination = combo and combo.label }
+      if combo then combinationOf[e] = combo end
+      busted.publish({ 'error', 'file' }, e, nil, unpack(r.loadError, 1, 2))
       return
     end
     local elements = { [r.fileId or -1] = file }
@@ -742,6 +911,13 @@ local function runWorkers(busted, suite)
     for _, rec in ipairs(r.records) do
       if rec.k == 'el' then
         local e = { descriptor = rec.d, name = rec.n, trace = rec.t, attributes = rec.a or {} }
+        if combo then
+          -- Every report names the combination: the full name starts with
+          -- it (text, TAP, JUnit), and JSON's element carries it.
+          e.combination = combo.label
+          combinationOf[e] = combo
+          if rec.p == r.fileId then e.name = combo.label .. ' ' .. tostring(e.name) end
+        end
         elements[rec.id] = e
         local parent = elements[rec.p] or file
         context.push(parent)
@@ -762,15 +938,16 @@ local function runWorkers(busted, suite)
       -- of its own, plain data (busted's JSON handler cannot encode the file
       -- element, which holds functions).
       local trace = { short_src = file.name, currentline = 0, traceback = '', message = r.crash }
-      busted.publish({ 'error', 'file' }, { descriptor = 'file', name = file.name, trace = trace }, nil,
-                     file.name .. ': ' .. r.crash, trace)
+      local e = { descriptor = 'file', name = file.name, trace = trace, combination = combo and combo.label }
+      if combo then combinationOf[e] = combo end
+      busted.publish({ 'error', 'file' }, e, nil, (combo and combo.label .. ' ' or '') .. file.name .. ': ' .. r.crash, trace)
     end
   end
 end
 
 if opts.worker then
   onlyAssignedFiles()
-elseif (opts.jobs and opts.jobs > 1) or opts.sandbox then
+elseif (opts.jobs and opts.jobs > 1) or opts.sandbox or opts.matrix then
   opts.parent = runWorkers
   local loader = require 'busted.modules.files.lua'
   -- Files are not compiled here: the workers do it (and report a file that
@@ -803,6 +980,19 @@ if not ok then
 end
 if failed > 0 and status == 0 then status = 1 end
 io.stdout:flush()
+-- A matrix's text report ends with each combination's counts.
+if opts.matrix and closingLine and not opts.worker and not listOnly and not machineFormat
+   and activeOutput ~= 'TAP' then
+  local width = #'combination'
+  for _, combo in ipairs(opts.matrix) do width = math.max(width, utf8.len(combo.label) or #combo.label) end
+  local lines = { '', ('%-' .. width .. 's  %6s  %6s  %7s'):format('combination', 'passed', 'failed', 'skipped') }
+  for _, combo in ipairs(opts.matrix) do
+    local row = comboCounts[combo.label]
+    local pad = width - (utf8.len(combo.label) or #combo.label)
+    lines[#lines + 1] = combo.label .. (' '):rep(pad) .. ('  %6d  %6d  %7d'):format(row.passed, row.failed, row.skipped)
+  end
+  tl.write_stdout(table.concat(lines, '\n') .. '\n')
+end
 if closingLine and not opts.worker and not listOnly then
   if machineFormat then
     io.stderr:write(closingLine, '\n')
