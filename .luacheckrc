@@ -27,7 +27,7 @@ read_globals = {
   ]],
   ui = members [[
     Screen WindowScene Window View ViewController HostingController PresentationController
-    Color update stats dump picture trace hierarchyMode
+    Color update stats dump picture trace hierarchyMode devices
   ]],
   swiftui = members [[
     EnvironmentKey bridge View ViewControllerRepresentable ViewRepresentable HostingConfiguration

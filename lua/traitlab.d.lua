@@ -318,11 +318,26 @@ function TraitEnvironment:subclass(name, methods) end
 
 ---A device: the root of the trait hierarchy, with the device's traits. It has no
 ---overrides; `setTraits` simulates the system changing a device trait.
----`ui.Screen.main` is the default profile, an iPhone in portrait.
+---`ui.Screen.main` is the default profile, an iPhone in portrait (a device of
+---the catalogue: `--device` chooses another). A device screen
+---(`ui.Screen { device = "iPad Pro 13-inch (M4)" }`) has the device's traits
+---and size; setting `orientation` rotates it at the next update.
 ---@class ui.Screen : TraitEnvironment
 ---@overload fun(init?: ui.Screen.init): ui.Screen
+---@field device string? The catalogue's name of the device (`ui.devices`); nil for a screen made of traits alone.
+---@field orientation ui.Orientation? Settable on a device screen: a rotation, applied at the next update.
+---@field size ui.Size? The screen's size in points in its orientation (device screens).
+---@field bounds ui.Size? The same as `size`.
 ---@field traitCollectionDidChange? fun(self: ui.Screen, previous: TraitCollection)
 local Screen = {}
+
+---@alias ui.Orientation "portrait"|"portraitUpsideDown"|"landscapeLeft"|"landscapeRight"
+---@alias ui.SceneSize "full"|"2/3"|"1/2"|"1/3"|"slideOver"|ui.Size
+
+---A size in points.
+---@class ui.Size
+---@field width number
+---@field height number
 
 ---The default screen, used by window scenes made without `screen`.
 ---@type ui.Screen
@@ -337,6 +352,8 @@ function Screen:setTraits(values) end
 
 ---@class ui.Screen.init : SystemTraitValues.init
 ---@field name? string
+---@field device? string A device of the catalogue (`ui.devices`); its traits and size.
+---@field orientation? ui.Orientation Default "portrait" (needs `device`).
 
 ---A window scene on a screen; it holds windows.
 ---@class ui.WindowScene : TraitEnvironment
@@ -344,6 +361,8 @@ function Screen:setTraits(values) end
 ---@field screen ui.Screen
 ---@field windows ui.Window[]
 ---@field isConnected boolean False after `disconnect()`.
+---@field size ui.SceneSize Settable: a resize (Split View, Slide Over, Stage Manager); size classes follow it at the next update.
+---@field bounds ui.Size? The scene's size in points (nil on a screen that is no device at "full").
 ---@field traitCollectionDidChange? fun(self: ui.WindowScene, previous: TraitCollection)
 local WindowScene = {}
 
@@ -353,6 +372,7 @@ function WindowScene:disconnect() end
 ---@class ui.WindowScene.init
 ---@field name? string
 ---@field screen? ui.Screen Default: `ui.Screen.main`.
+---@field size? ui.SceneSize Default "full".
 ---@field traitCollectionDidChange? fun(self: ui.WindowScene, previous: TraitCollection)
 ---@field [string] any Your own fields.
 
@@ -555,6 +575,7 @@ function Color:resolvedColor(traitCollection) end
 ---@field PresentationController ui.PresentationController
 ---@field Color ui.Color
 ---@field hierarchyMode "ios17"|"legacy" The trait flow: iOS 17's (default) or the one before it.
+---@field devices string[] The device catalogue's names (Apple's layout guidelines), for `ui.Screen { device = ... }` and `--device`.
 ui = {}
 
 ---Applies everything pending, as one run-loop turn: trait collections top-down

@@ -219,6 +219,11 @@ func jsonTreeDump(_ root: TraitEnvironment) -> String {
             hasSibling.append(false)
             out += "{\"class\":" + key(e.className)
             if let n = e.name { out += ",\"name\":" + key(n) }
+
+            out += ",\"overrides\":" + object(e.traitOverrideEntries.map { ($0.definition, $0.value) })
+            out += ",\"traits\":" + object(e.traitCollection.entries.map { ($0.definition, $0.value) })
+            let before = e.traitCollectionBeforeLastUpdate
+            out += ",\"changed\":" + object(e.traitsChangedInLastUpdate.map { ($0, before?.rawValue($0) ?? $0.defaultValue) })
             if let screen = e as? Screen, let device = screen.device, let size = screen.size {
                 out += ",\"device\":" + key(device.name) + ",\"orientation\":" + key(screen.orientation.rawValue)
                 out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
@@ -226,10 +231,6 @@ func jsonTreeDump(_ root: TraitEnvironment) -> String {
             if let scene = e as? WindowScene, let g = scene.geometry {
                 out += ",\"size\":{\"width\":\(g.size.width),\"height\":\(g.size.height)},\"sceneSize\":" + key(scene.size.description)
             }
-            out += ",\"overrides\":" + object(e.traitOverrideEntries.map { ($0.definition, $0.value) })
-            out += ",\"traits\":" + object(e.traitCollection.entries.map { ($0.definition, $0.value) })
-            let before = e.traitCollectionBeforeLastUpdate
-            out += ",\"changed\":" + object(e.traitsChangedInLastUpdate.map { ($0, before?.rawValue($0) ?? $0.defaultValue) })
             out += ",\"children\":["
         case .leave:
             out += "]}"

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLua
 import CLuaShim
+import TraitEngine
 import TraitLabLua
 
 /// One run of `traitlab [options] [script [args]]`: a host and the command
@@ -282,10 +283,11 @@ final class Interpreter {
         }
         if invocation.interactive {
             watchdog?.disarm()
+            if isatty(0) != 0 { writeOut(worldLine(host.world) + "\n") }
             REPL(interpreter: self).run()
         } else if invocation.script == 0 && !invocation.executes && !invocation.showVersion {
             if isatty(0) != 0 {
-                writeOut(versionLine() + "\n")
+                writeOut(versionLine() + "\n" + worldLine(host.world) + "\n")
                 watchdog?.disarm()
                 REPL(interpreter: self).run()
             } else if dofile(nil) != LUA_OK {
@@ -317,6 +319,14 @@ func describeSize(_ bytes: Int) -> String {
         return "\(bytes / size)\(unit)"
     }
     return "\(bytes) bytes"
+}
+
+/// The REPL's second banner line: the world it runs, `ui.Screen.main`'s
+/// device and the OS (`--device`, `--ios` choose them).
+func worldLine(_ world: TraitWorld) -> String {
+    let screen = world.mainScreen
+    let device = screen.device.map { "\($0.name), \(screen.orientation.rawValue)" } ?? "a screen of traits"
+    return "ui.Screen.main: \(device) · iOS \(world.os) · trait flow \(world.hierarchyMode.rawValue)"
 }
 
 /// `-v`: TraitLab's version and the Lua it embeds.
