@@ -36,6 +36,10 @@ run examples/03_theme_trait.lua
 check 03_theme_trait 'identifier: +com.myapp.theme' 'encoded: +\{"com.myapp.theme":"pastel"\}' 'wrong case: .*standard, pastel, bold, monochrome'
 run examples/04_overrides.lua
 check 04_overrides 'after scene override: root.view=pastel label=pastel' 'after card override: +root.view=pastel label=monochrome' 'toggled off: +label=pastel \(contains=false\)' 'toggled on: +label=monochrome \(contains=true\)'
+run examples/11_devices.lua
+check 11_devices '^iPad Pro 12.9-inch \(6th generation\), iOS 26.0' 'Split View, half +1/2 +678x1024 +regular width' 'Split View, one third +1/3 +375x1024 +compact width.*single column' 'Slide Over +slideOver +375x1024 +compact width' 'turned to portrait +full +1024x1366 +regular width' 'WindowScene "mail"  \(2/3: 639x1366 pt, compact width, regular height\)'
+run --ios 17 examples/11_devices.lua
+check "11_devices --ios 17" '^iPad Pro 12.9-inch \(6th generation\), iOS 17.0' 'Split View, one third +1/3 +375x1024 +compact width.*single column' 'portrait, two thirds +2/3 +639x1366 +compact width.*single column'
 run examples/05_hierarchy_modes.lua
 check 05_hierarchy_modes 'ios17 +parent=compact +container=regular +child=regular' 'legacy +parent=compact +container=regular +child=compact'
 run examples/06_appearance.lua
