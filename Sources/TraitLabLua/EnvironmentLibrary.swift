@@ -64,7 +64,8 @@ extension LuaHost {
             L.push(i + 1)
             L.rawSet(-2, p.key)
         }
-        for name in callbackNames where !name.isEmpty {
+        // (Every callback name: some share a bit, so callbackNames lists only one of them.)
+        for name in ["traitCollectionDidChange"] + LifecycleEvent.allCases.map(\.rawValue) {
             L.push(true)
             L.rawSet(-2, name)
         }
