@@ -48,6 +48,8 @@ in_order 06_appearance viewDidLoad viewWillAppear viewIsAppearing viewWillLayout
 run examples/10_layout_configures_child.lua
 check 10_layout_configures_child 'badge layoutSubviews: theme = bold' 'card layoutSubviews ran 1 time, badge layoutSubviews ran 1 time' 'badge handler: standard -> bold, after card.layoutSubviews'
 in_order 10_layout_configures_child '-- the device rotates' 'card layoutSubviews' 'badge handler' 'badge layoutSubviews'
+run examples/12_presentations.lua
+check 12_presentations 'iPad +popover +asked popover +shown popover +style=light level=elevated' 'iPhone +popover +asked popover +shown pageSheet' 'iPhone +sheet +asked formSheet shown pageSheet' 'root.s own view: style=dark' 'PresentationController +userInterfaceLevel=elevated +<- set here'
 run examples/tour.lua
 check tour 'before ui.update\(\): standard' 'after  ui.update\(\): pastel' 'card: theme pastel -> monochrome' 'handler calls: 1'
 run examples/07_registration.lua

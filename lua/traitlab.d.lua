@@ -158,6 +158,25 @@ function TraitCollection:modifyingTraits(mutations) end
 ---@nodiscard
 function TraitCollection:encode() end
 
+---Whether every trait `other` specifies has the same value here (containsTraits(in:)).
+---@param other TraitCollection
+---@return boolean
+---@nodiscard
+function TraitCollection:containsTraits(other) end
+
+---Whether a trait that affects colour appearance differs (hasDifferentColorAppearance(comparedTo:)).
+---@param other TraitCollection
+---@return boolean
+---@nodiscard
+function TraitCollection:hasDifferentColorAppearance(other) end
+
+---Calls `body` with this collection as `traits.current`, then restores the outer
+---one (also on error); returns what `body` returns (performAsCurrent(_:)).
+---@generic R
+---@param body fun(): R
+---@return R
+function TraitCollection:performAsCurrent(body) end
+
 ---The traits given to a mutation function (`traits.collection(function(t) ... end)`,
 ---`tc:modifyingTraits`, a bridge's `write`). Valid only while that function runs.
 ---@class MutableTraits : SystemTraitValues
@@ -200,6 +219,7 @@ function TraitOverrides:remove(trait) end
 ---@field TypesettingLanguage TraitDefinition `typesettingLanguage`: an optional string.
 ---@field systemTraitsAffectingColorAppearance TraitDefinition[] Idiom, style, gamut, contrast, level and active appearance.
 ---@field systemTraitsAffectingImageLookup TraitDefinition[] The color-appearance traits plus layout direction, display scale, size classes, content size category and legibility weight.
+---@field current TraitCollection Read-only (UITraitCollection.current): the environment's collection inside layout, drawing, constraint and trait-change callbacks; what the innermost `performAsCurrent` set; else `ui.Screen.main`'s.
 traits = {}
 
 ---Defines an enum of string cases for enum traits.
@@ -225,12 +245,14 @@ function traits.enum(name, cases) end
 function traits.define(spec) end
 
 ---Makes a trait collection from a mutation function (UITraitCollection(mutations:)),
----from a table of values, or empty.
+---from a table of values, from a list of collections (init(traitsFrom:): for each
+---trait the last collection that specifies it wins), or empty.
 ---```lua
 ---local tc = traits.collection(function(t) t.userInterfaceIdiom = "phone" end)
 ---local tc2 = traits.collection { horizontalSizeClass = "compact", [ThemeTrait] = "bold" }
+---local both = traits.collection { tc, tc2 }
 ---```
----@param init? SystemTraitValues.init|fun(t: MutableTraits)
+---@param init? SystemTraitValues.init|fun(t: MutableTraits)|TraitCollection[]
 ---@return TraitCollection
 ---@nodiscard
 function traits.collection(init) end
@@ -389,6 +411,8 @@ function WindowScene:disconnect() end
 ---@field layoutSubviews? fun(self: ui.View) Runs in the update after `setNeedsLayout`; trait reads are tracked.
 ---@field draw? fun(self: ui.View) Runs after `setNeedsDisplay` and when a color-appearance trait changes; trait reads are tracked.
 ---@field updateProperties? fun(self: ui.View) Runs after `setNeedsUpdateProperties`; trait reads are tracked.
+---@field updateConstraints? fun(self: ui.View) Runs after `setNeedsUpdateConstraints` (and when the view enters a window), before layout; trait reads are tracked.
+---@field overrideUserInterfaceStyle UIUserInterfaceStyle Settable (iOS 13): the style of this view and what inherits from it; "unspecified" inherits. Its own `traitOverrides` win.
 ---@field traitCollectionDidChange? fun(self: ui.View, previous: TraitCollection)
 local View = {}
 
@@ -413,8 +437,17 @@ function View:setNeedsDisplay() end
 ---`updateProperties` runs at the next update.
 function View:setNeedsUpdateProperties() end
 
----Updates traits and lays out now.
+---Updates traits and lays out now, from the outermost ancestor in an unbroken line that needs layout.
 function View:layoutIfNeeded() end
+
+---Runs pending `updateProperties` now: its ancestors' first, then this view's and its subviews' (iOS 26).
+function View:updatePropertiesIfNeeded() end
+
+---`updateConstraints` runs at the next update (and, for a controller's view, `updateViewConstraints`).
+function View:setNeedsUpdateConstraints() end
+
+---Runs pending `updateConstraints` now: its ancestors' first, then this view's and its subviews'.
+function View:updateConstraintsIfNeeded() end
 
 ---@class ui.View.init
 ---@field name? string
@@ -423,6 +456,8 @@ function View:layoutIfNeeded() end
 ---@field layoutSubviews? fun(self: ui.View)
 ---@field draw? fun(self: ui.View)
 ---@field updateProperties? fun(self: ui.View)
+---@field updateConstraints? fun(self: ui.View)
+---@field overrideUserInterfaceStyle? UIUserInterfaceStyle
 ---@field traitCollectionDidChange? fun(self: ui.View, previous: TraitCollection)
 ---@field [string] any Your own fields.
 
@@ -447,9 +482,13 @@ local Window = {}
 ---@field parent ui.ViewController?
 ---@field children ui.ViewController[]
 ---@field window ui.Window? The window its view is in.
----@field presentedViewController ui.ViewController?
----@field presentingViewController ui.ViewController?
+---@field presentedViewController ui.ViewController? What it presents, or what its `present` call made an ancestor present.
+---@field presentingViewController ui.ViewController? Its presenter, or the presenter of its nearest presented ancestor.
 ---@field presentationController ui.PresentationController? Set while it is presented.
+---@field modalPresentationStyle ModalPresentationStyle Settable: how it is shown when presented (default "automatic").
+---@field definesPresentationContext boolean Settable: whether context presentations requested at or below it are made by it.
+---@field overrideUserInterfaceStyle UIUserInterfaceStyle Settable (iOS 13): the style of the controller, its views and its children; not what it presents.
+---@field updateViewConstraints? fun(self: ui.ViewController) Runs when its view needs its constraints updated; trait reads are tracked.
 ---@field viewDidLoad? fun(self: ui.ViewController)
 ---@field viewWillAppear? fun(self: ui.ViewController) Traits are still those from before the view entered the window.
 ---@field viewIsAppearing? fun(self: ui.ViewController) Traits are up to date: do trait-dependent setup here.
@@ -480,6 +519,21 @@ function ViewController:loadViewIfNeeded() end
 ---Marks its view for `updateProperties` at the next update.
 function ViewController:setNeedsUpdateProperties() end
 
+---Runs pending `updateProperties` now: its ancestors' first, then its own and its view's subtree's (iOS 26).
+function ViewController:updatePropertiesIfNeeded() end
+
+---Gives a child the traits `collection` specifies (nil removes them); the child's
+---own `traitOverrides` win (setOverrideTraitCollection(_:forChild:)).
+---@param collection TraitCollection?
+---@param child ui.ViewController
+function ViewController:setOverrideTraitCollection(collection, child) end
+
+---What `setOverrideTraitCollection` gave the child, or nil.
+---@param child ui.ViewController
+---@return TraitCollection?
+---@nodiscard
+function ViewController:overrideTraitCollection(child) end
+
 ---@class ui.ViewController.init
 ---@field name? string
 ---@field viewDidLoad? fun(self: ui.ViewController)
@@ -491,6 +545,10 @@ function ViewController:setNeedsUpdateProperties() end
 ---@field viewWillLayoutSubviews? fun(self: ui.ViewController)
 ---@field viewDidLayoutSubviews? fun(self: ui.ViewController)
 ---@field updateProperties? fun(self: ui.ViewController)
+---@field updateViewConstraints? fun(self: ui.ViewController)
+---@field modalPresentationStyle? ModalPresentationStyle
+---@field definesPresentationContext? boolean
+---@field overrideUserInterfaceStyle? UIUserInterfaceStyle
 ---@field traitCollectionDidChange? fun(self: ui.ViewController, previous: TraitCollection)
 ---@field [string] any Your own fields.
 
@@ -503,9 +561,18 @@ local HostingController = {}
 ---@class ui.HostingController.init : ui.ViewController.init
 ---@field rootView? SwiftUIView
 
----Manages one presentation: it inherits from the presenting view controller, and
----the presented one inherits from it. Made by `present()`, not by scripts.
+---UIKit's modal presentation styles.
+---@alias ModalPresentationStyle "automatic"|"fullScreen"|"overFullScreen"|"pageSheet"|"formSheet"|"currentContext"|"overCurrentContext"|"popover"
+
+---Manages one presentation: it inherits from the window that shows the presentation
+---(not from the presenting controller), and the presented controller inherits from
+---it. Made by `present()`, not by scripts.
 ---@class ui.PresentationController : TraitEnvironment
+---@field presentationStyle ModalPresentationStyle The style the presented controller asked for.
+---@field adaptivePresentationStyle ModalPresentationStyle The style shown in the window's size classes now.
+---@field overrideTraitCollection TraitCollection? Settable (deprecated in iOS 17): traits for the presented controller; its `traitOverrides` win.
+---@field containerViewWillLayoutSubviews? fun(self: ui.PresentationController) Runs when the presentation starts and when a trait it read changes; trait reads are tracked.
+---@field containerViewDidLayoutSubviews? fun(self: ui.PresentationController) Trait reads are tracked.
 local PresentationController = {}
 
 ---A color: fixed, or dynamic (resolved against a trait collection).
@@ -532,8 +599,9 @@ local Color = {}
 ---@nodiscard
 function Color.dynamic(provider) end
 
----The fixed color for these traits.
----@param traitCollection TraitCollection
+---The fixed color for these traits (default: `traits.current`); the provider runs
+---with them current.
+---@param traitCollection? TraitCollection
 ---@return ui.Color
 ---@nodiscard
 function Color:resolvedColor(traitCollection) end

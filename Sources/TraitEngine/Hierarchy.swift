@@ -403,7 +403,30 @@ open class View: TraitEnvironment {
         markNeedsUpdateProperties()
     }
 
-    /// Runs the update's traversal for this view's subtree at once: what it
+    /// `updatePropertiesIfNeeded` (iOS 26): runs the pending
+    /// `updateProperties` of this view's ancestors (outermost first), this
+    /// view and its subviews now.
+    public func updatePropertiesIfNeeded() throws {
+        try world.updatePropertiesNow(traitHost)
+    }
+
+    /// `setNeedsUpdateConstraints`: `updateConstraints` runs at the next
+    /// update, before layout; for a view controller's view, its controller's
+    /// `updateViewConstraints` too ("Called when the view controller's view
+    /// needs to update its constraints", updateViewConstraints).
+    public func setNeedsUpdateConstraints() {
+        markNeedsUpdateConstraints()
+        if let vc = owningViewController, vc.viewIfLoaded === self { vc.markNeedsUpdateConstraints() }
+    }
+
+    /// `updateConstraintsIfNeeded`: "Updates the constraints for the
+    /// receiving view and its subviews" now (after what its ancestors still need).
+    public func updateConstraintsIfNeeded() throws {
+        try world.updateConstraintsNow(traitHost)
+    }
+
+    /// Runs the update's traversal for this view's subtree at once (from the
+    /// outermost ancestor in an unbroken line that needs layout): what it
     /// inherits from is updated first, so layout sees fresh traits.
     public func layoutIfNeeded() throws {
         try world.layoutNow(self)
@@ -422,6 +445,7 @@ open class View: TraitEnvironment {
     open func layoutSubviews() throws { try invoke(.layoutSubviews) }
     open func draw() throws { try invoke(.draw) }
     open func updateProperties() throws { try invoke(.updateProperties) }
+    open func updateConstraints() throws { try invoke(.updateConstraints) }
 }
 
 // MARK: - Loops
@@ -452,7 +476,10 @@ extension TraitEnvironment {
                 if let p = vc.parent { todo.append(p) }
                 if let s = vc.viewIfLoaded?.superview { todo.append(s) }
             case let pc as PresentationController:
+                // Its window, and the presenter: the presented view joins the
+                // presenter's window (``View/window``), so it is below it too.
                 if let p = pc.traitParent { todo.append(p) }
+                if pc.isPresenting, let p = pc.presentingViewController { todo.append(p) }
             default:
                 break
             }
@@ -496,6 +523,8 @@ public final class Window: View {
         for s in subviews where s.owningViewController == nil || s.owningViewController !== rootViewController {
             try body(s.owningViewController ?? s)
         }
+        // The presentations shown in this window, in the order they were made.
+        try world.forEachPresentation(body)
     }
 
     /// Moves the window to `scene` (or out of any scene with nil).
@@ -559,6 +588,12 @@ open class ViewController: TraitEnvironment {
     @exclusivity(unchecked) var appearance = Appearance.disappeared
     /// Builds the view on first access (`loadView`); nil gives a plain `View`.
     public var makeView: ((ViewController) throws -> View)?
+    /// `modalPresentationStyle`: how this controller is shown when presented.
+    public var modalPresentationStyle: PresentationStyle = .automatic
+    /// `definesPresentationContext`: whether a `currentContext` or
+    /// `overCurrentContext` presentation requested at or below this
+    /// controller is made by it.
+    public var definesPresentationContext = false
 
     public init(world: TraitWorld, className: String = "ViewController") {
         super.init(world: world, className: className, kind: .viewController)
@@ -577,6 +612,31 @@ open class ViewController: TraitEnvironment {
 
     public var presentedViewController: ViewController? { presentingController?.presentedViewController }
     public var presentingViewController: ViewController? { presentationController?.presentingViewController }
+    /// The presentation this controller's `present` call asked for, made by
+    /// it or by an ancestor it was forwarded to (nil when none is current).
+    public internal(set) weak var requestedPresentation: PresentationController?
+
+    /// `presentingViewController` as UIKit documents it: "If the view
+    /// controller is not presented, but one of its ancestors is being
+    /// presented, this property holds the view controller presenting the
+    /// nearest ancestor."
+    public var presentingViewControllerOfNearestPresentedAncestor: ViewController? {
+        var c: ViewController? = self
+        while let cur = c {
+            if let p = cur.presentingViewController { return p }
+            c = cur.parent
+        }
+        return nil
+    }
+
+    /// `presentedViewController` as UIKit documents it: "the view controller
+    /// that called the method has this property set to the view controller
+    /// that it presented", whether it made the presentation or forwarded it.
+    public var presentedViewControllerOfRequest: ViewController? {
+        if let p = presentedViewController { return p }
+        if let pc = requestedPresentation, pc.isPresenting { return pc.presentedViewController }
+        return nil
+    }
 
     override public var traitParent: TraitEnvironment? {
         if let w = windowAsRoot { return w }
@@ -596,8 +656,8 @@ open class ViewController: TraitEnvironment {
     }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        // (What it presents inherits from the window that shows it.)
         if let v = viewIfLoaded { try body(v) }
-        if let pc = presentingController { try body(pc) }
         for c in children { try body(c) }
     }
 
@@ -657,15 +717,49 @@ open class ViewController: TraitEnvironment {
         guard let p = parent else { return }
         p.children.removeAll { $0 === self }
         parent = nil
+        setTraitLayer(.overrideTraitCollection, [])
         world.structureChanged = true
         world.hasPendingWork = true
         setNeedsStructureUpdate()
         unlinked(from: p)
     }
 
-    /// Presents `other` through a new presentation controller. Its view joins
-    /// this controller's window.
+    /// The controller that makes a presentation in `style` requested here
+    /// (`present(_:animated:completion:)`: "If the current view controller is
+    /// unable to fulfill a request, it forwards the request up the view
+    /// controller hierarchy to its nearest parent"). A context style goes to
+    /// the nearest controller at or above this one whose
+    /// `definesPresentationContext` is true ("UIKit starts at the presenting
+    /// view controller and walks up the view controller hierarchy",
+    /// definesPresentationContext); any other style, and a context style
+    /// that no controller defines, to the top of the parent chain: the
+    /// window's root view controller, or a presented controller (Apple:
+    /// "a full-screen presentation must be made by a view controller that
+    /// itself covers the entire screen"; that a presented controller is such
+    /// a top is TraitLab's reading, Apple does not say).
+    public func presentationTarget(for style: PresentationStyle) -> ViewController {
+        var c: ViewController = self
+        if style.isContextual {
+            var cur: ViewController? = self
+            while let x = cur {
+                if x.definesPresentationContext { return x }
+                cur = x.parent
+            }
+        }
+        while let p = c.parent { c = p }
+        return c
+    }
+
+    /// Presents `other` (`present(_:animated:completion:)`): the controller
+    /// that makes the presentation (``presentationTarget(for:)``, in the
+    /// style `other` asks for) makes a new presentation controller, and
+    /// `other`'s view joins that controller's window.
     public func present(_ other: ViewController) throws {
+        let target = other === self ? self : presentationTarget(for: other.modalPresentationStyle)
+        try target.makePresentation(of: other, requestedBy: self)
+    }
+
+    private func makePresentation(of other: ViewController, requestedBy requester: ViewController) throws {
         if let current = presentedViewController {
             throw TraitError("\(self) is already presenting \(current); dismiss it first")
         }
@@ -686,15 +780,24 @@ open class ViewController: TraitEnvironment {
             throw TraitError("cannot present \(other) from \(self): the view of \(self) is inside the view of \(other)")
         }
         let pc = PresentationController(world: world, presenting: self, presented: other)
+        pc.requestingViewController = requester
+        requester.requestedPresentation = pc
         presentingController = pc
         pc.linked(to: self)
         other.presentationController = pc
         _ = try other.loadViewIfNeeded()
+        pc.lastParent = pc.traitParent
         pc.setNeedsStructureUpdate()
+        pc.setNeedsLayout()
     }
 
-    /// Dismisses what this controller presents, or itself when it is presented.
+    /// Dismisses what this controller presents, or itself when it is
+    /// presented; a controller that does neither forwards the call to its
+    /// parent, as UIKit forwards it to the presenting controller.
     public func dismiss() {
+        if presentingController == nil, presentingViewController == nil, let p = parent {
+            return p.dismiss()
+        }
         if let pc = presentingController {
             presentingController = nil
             pc.presentedViewController.presentationController = nil
@@ -729,27 +832,118 @@ open class ViewController: TraitEnvironment {
     open func viewWillLayoutSubviews() throws { try invoke(.viewWillLayoutSubviews) }
     open func viewDidLayoutSubviews() throws { try invoke(.viewDidLayoutSubviews) }
     open func updateProperties() throws { try invoke(.updateProperties) }
+    open func updateViewConstraints() throws { try invoke(.updateViewConstraints) }
+
+    /// `updatePropertiesIfNeeded` (iOS 26): this controller's pending
+    /// `updateProperties`, its ancestors' first, and its view's subtree's, now.
+    public func updatePropertiesIfNeeded() throws {
+        try world.updatePropertiesNow(self)
+    }
+
+    /// `setOverrideTraitCollection(_:forChild:)`: the traits `collection`
+    /// specifies become `child`'s ``TraitLayer/overrideTraitCollection``
+    /// layer (nil removes it). `child` must be a child of this controller.
+    /// The child's own `traitOverrides` win over them (Apple does not say
+    /// how the two combine; TraitLab's choice). Removing the child from its
+    /// parent drops them, as the parent no longer holds it.
+    public func setOverrideTraitCollection(_ collection: TraitCollection?, forChild child: ViewController) throws {
+        guard child.parent === self else {
+            throw TraitError("\(child) is not a child of \(self): setOverrideTraitCollection works on its child view controllers")
+        }
+        child.setTraitLayer(.overrideTraitCollection, collection?.entries ?? [])
+    }
+
+    /// `overrideTraitCollection(forChild:)`: what
+    /// ``setOverrideTraitCollection(_:forChild:)`` set for `child`, or nil.
+    public func overrideTraitCollection(forChild child: ViewController) -> TraitCollection? {
+        guard child.parent === self else { return nil }
+        let entries = child.traitLayer(.overrideTraitCollection)
+        return entries.isEmpty ? nil : TraitCollection(sortedEntries: entries)
+    }
 }
 
 // MARK: - Presentation controller
 
-/// Manages one presentation: inherits from the presenting view controller,
-/// and the presented view controller inherits from it.
+/// UIKit's modal presentation styles (`UIModalPresentationStyle`).
+public enum PresentationStyle: String, CaseIterable, Sendable {
+    case automatic, fullScreen, overFullScreen, pageSheet, formSheet, currentContext, overCurrentContext, popover
+
+    /// Whether the presenter is found through `definesPresentationContext`.
+    public var isContextual: Bool { self == .currentContext || self == .overCurrentContext }
+
+    /// The style shown in an environment with these size classes (UIKit's
+    /// adaptive presentations; iOS 13 and later):
+    /// - `automatic` is `pageSheet` ("For most view controllers, UIKit maps
+    ///   this style to the UIModalPresentationStyle.pageSheet style",
+    ///   UIModalPresentationStyle.automatic).
+    /// - `popover`: a popover in a regular-width, regular-height environment;
+    ///   "for horizontally or vertically compact environments, this option
+    ///   behaves the same as UIModalPresentationStyle.formSheet"
+    ///   (UIModalPresentationStyle.popover).
+    /// - `pageSheet` and `formSheet`: themselves in regular width and height;
+    ///   "in a compact-width, regular-height size class, the system displays
+    ///   the view controller as a sheet" (shown as `pageSheet`), and "in a
+    ///   compact-height size class, the behavior is the same as" `fullScreen`
+    ///   (UIModalPresentationStyle.pageSheet, .formSheet).
+    /// - the full-screen and context styles do not adapt.
+    /// An unspecified size class counts as regular (Apple is silent).
+    public func adapted(horizontal: String, vertical: String) -> PresentationStyle {
+        let compactWidth = horizontal == "compact", compactHeight = vertical == "compact"
+        switch self {
+        case .automatic:
+            return PresentationStyle.pageSheet.adapted(horizontal: horizontal, vertical: vertical)
+        case .popover:
+            if !compactWidth && !compactHeight { return .popover }
+            return PresentationStyle.formSheet.adapted(horizontal: horizontal, vertical: vertical)
+        case .pageSheet, .formSheet:
+            if compactHeight { return .fullScreen }
+            return compactWidth ? .pageSheet : self
+        case .fullScreen, .overFullScreen, .currentContext, .overCurrentContext:
+            return self
+        }
+    }
+
+    /// Whether content shown in this (adapted) style is at the `elevated`
+    /// interface level: "the system assigns the UIUserInterfaceLevel.elevated
+    /// level to alerts and popovers" (UITraitCollection.userInterfaceLevel),
+    /// and sheets, which WWDC19 "Implementing Dark Mode on iOS" shows with
+    /// the elevated background colours. Full-screen content stays at the
+    /// window's level.
+    public var isElevated: Bool { self == .popover || self == .pageSheet || self == .formSheet }
+}
+
+/// Manages one presentation. It inherits from the window that shows the
+/// presentation, not from the presenting view controller (Apple: a window's
+/// `overrideUserInterfaceStyle` reaches "all presentation controllers that
+/// display content in that window", a view controller's reaches "its entire
+/// view hierarchy, and any embedded child view controllers"), and the
+/// presented view controller inherits from it.
 public final class PresentationController: TraitEnvironment {
     /// Weak: a script may keep the presentation controller after its presenter is gone.
     @exclusivity(unchecked) public private(set) weak var presentingViewController: ViewController?
+    /// The controller whose `present` call made this presentation (a child
+    /// of the presenter, or the presenter itself).
+    @exclusivity(unchecked) public internal(set) weak var requestingViewController: ViewController?
     /// Nil only once this controller is being freed.
     private var presented: ViewController?
     public var presentedViewController: ViewController { presented.unsafelyUnwrapped }
+    /// The style the presented controller asked for (its `modalPresentationStyle` when presented).
+    public let presentationStyle: PresentationStyle
+    /// The window found the last time the world checked (``TraitWorld``'s
+    /// `reparentPresentations`): a different one means the presentation moved.
+    weak var lastParent: TraitEnvironment?
 
     init(world: TraitWorld, presenting: ViewController, presented: ViewController) {
         self.presentingViewController = presenting
         self.presented = presented
+        self.presentationStyle = presented.modalPresentationStyle
         super.init(world: world, className: "PresentationController", kind: .presentationController)
         presented.linked(to: self)
+        world.addPresentation(self)
     }
 
     deinit {
+        world.removePresentation(self)
         if presentedViewController.presentationController === self {
             presentedViewController.presentationController = nil
         }
@@ -757,15 +951,63 @@ public final class PresentationController: TraitEnvironment {
         Graveyard.drain()
     }
 
+    /// Whether this presentation is current (not dismissed).
+    public var isPresenting: Bool { presentedViewController.presentationController === self }
+
+    /// The window that shows the presentation: the presenting controller's
+    /// view's window (nil while it is in none, or once dismissed).
     override public var traitParent: TraitEnvironment? {
-        presentedViewController.presentationController === self ? presentingViewController : nil
+        guard isPresenting, let p = presentingViewController else { return nil }
+        return p.viewIfLoaded?.window
     }
+
+    /// The style shown now: ``presentationStyle`` adapted to the size classes
+    /// of the window that shows it (``PresentationStyle/adapted(horizontal:vertical:)``).
+    public var adaptivePresentationStyle: PresentationStyle {
+        let tc = traitParent?.traitCollection ?? traitCollection
+        func sizeClass(_ d: TraitDefinition) -> String { if case .string(let s) = tc.rawValue(d) { return s }; return "unspecified" }
+        return presentationStyle.adapted(horizontal: sizeClass(SystemTraits.horizontalSizeClass),
+                                         vertical: sizeClass(SystemTraits.verticalSizeClass))
+    }
+
+    /// The collection under `parent`'s: the presentation's own level
+    /// (elevated for popovers and sheets), then its layers and overrides.
+    func collection(under parent: TraitCollection) -> TraitCollection {
+        var base = parent
+        if adaptivePresentationStyle.isElevated {
+            base = base.applying([.init(definition: SystemTraits.userInterfaceLevel, value: .string("elevated"))])
+        }
+        return hasOverrides ? base.applying(overrideEntries) : base
+    }
+
+    /// `overrideTraitCollection` (deprecated in iOS 17, still honoured):
+    /// traits for the presented controller "overriding one or more values in
+    /// the iOS trait environment" (UIPresentationController.overrideTraitCollection),
+    /// kept as this controller's ``TraitLayer/overrideTraitCollection`` layer:
+    /// under its `traitOverrides`, which win (Apple is silent on the two together).
+    public var overrideTraitCollection: TraitCollection? {
+        get {
+            let entries = traitLayer(.overrideTraitCollection)
+            return entries.isEmpty ? nil : TraitCollection(sortedEntries: entries)
+        }
+        set { setTraitLayer(.overrideTraitCollection, newValue?.entries ?? []) }
+    }
+
+    /// `containerViewWillLayoutSubviews` and `containerViewDidLayoutSubviews`
+    /// run when the presentation's container lays out: when it starts, and
+    /// again when a trait they read changes (iOS 18 automatic trait tracking).
+    public func setNeedsLayout() {
+        markPending(.layout, .subtreeLayout, next: world.layoutComesNext)
+    }
+
+    public func containerViewWillLayoutSubviews() throws { try invoke(.containerViewWillLayoutSubviews) }
+    public func containerViewDidLayoutSubviews() throws { try invoke(.containerViewDidLayoutSubviews) }
 
     override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {
         if let p = presentingViewController, p.presentingController === self { body(p) }
     }
 
     override func forEachCandidateChild(_ body: (TraitEnvironment) throws -> Void) rethrows {
-        if presentedViewController.presentationController === self { try body(presentedViewController) }
+        if isPresenting { try body(presentedViewController) }
     }
 }

@@ -145,6 +145,34 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
         return TraitCollection(canonical: merged)
     }
 
+    /// A collection of `entries` (each definition once, any order); entries
+    /// at their trait's default are left out, as in every collection.
+    public convenience init(sortedEntries entries: [Entry]) {
+        let sorted = entries.sorted { $0.definition.id < $1.definition.id }
+        self.init(canonical: sorted.filter { $0.value != $0.definition.defaultValue })
+    }
+
+    /// `UITraitCollection(traitsFrom:)`: for each trait, the value of the last
+    /// collection in `collections` that specifies it (has a value other than
+    /// the default).
+    public convenience init(traitsFrom collections: [TraitCollection]) {
+        var merged = TraitCollection.empty
+        for c in collections { merged = merged.applying(c.entries) }
+        self.init(canonical: merged.entries)
+    }
+
+    /// `containsTraits(in:)`: whether every trait `other` specifies has the
+    /// same value here.
+    public func containsTraits(in other: TraitCollection) -> Bool {
+        other.entries.allSatisfy { rawValue($0.definition) == $0.value }
+    }
+
+    /// `hasDifferentColorAppearance(comparedTo:)`: whether a trait whose
+    /// definition affects colour appearance differs between the two.
+    public func hasDifferentColorAppearance(comparedTo other: TraitCollection) -> Bool {
+        changedTraits(from: other).contains { $0.affectsColorAppearance }
+    }
+
     public static func == (a: TraitCollection, b: TraitCollection) -> Bool {
         a === b || a.entries == b.entries
     }

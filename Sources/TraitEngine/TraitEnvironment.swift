@@ -12,12 +12,16 @@ struct PendingWork: OptionSet {
     static let subtreeLayout = PendingWork(rawValue: 1 << 6)
     static let display = PendingWork(rawValue: 1 << 7)
     static let subtreeDisplay = PendingWork(rawValue: 1 << 8)
+    /// `updateConstraints` / `updateViewConstraints` (`setNeedsUpdateConstraints`).
+    static let constraints = PendingWork(rawValue: 1 << 9)
+    static let subtreeConstraints = PendingWork(rawValue: 1 << 10)
 }
 
 /// Lifecycle and rendering callbacks the engine makes on environments.
 public enum LifecycleEvent: String, CaseIterable, Sendable {
     case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
     case viewWillLayoutSubviews, viewDidLayoutSubviews, updateProperties, layoutSubviews, draw
+    case updateConstraints, updateViewConstraints, containerViewWillLayoutSubviews, containerViewDidLayoutSubviews
 
     /// This event's bit in ``TraitEnvironment/hostCallbacks``.
     public var hostBit: UInt16 {
@@ -33,13 +37,60 @@ public enum LifecycleEvent: String, CaseIterable, Sendable {
         case .updateProperties: return 1 << 8
         case .layoutSubviews: return 1 << 9
         case .draw: return 1 << 10
+        // Bits are scarce (16, of which 11 and 12 are taken): callbacks that
+        // never meet on one kind of environment share one. A host looks the
+        // callback up by the event's name (``ordinal``), not by its bit.
+        case .updateConstraints, .updateViewConstraints: return 1 << 13
+        case .containerViewWillLayoutSubviews: return 1 << 6   // (presentation controllers only)
+        case .containerViewDidLayoutSubviews: return 1 << 7
+        }
+    }
+
+    /// The event's position in `allCases` (for hosts' tables of names).
+    public var ordinal: Int {
+        switch self {
+        case .viewDidLoad: return 0
+        case .viewWillAppear: return 1
+        case .viewIsAppearing: return 2
+        case .viewDidAppear: return 3
+        case .viewWillDisappear: return 4
+        case .viewDidDisappear: return 5
+        case .viewWillLayoutSubviews: return 6
+        case .viewDidLayoutSubviews: return 7
+        case .updateProperties: return 8
+        case .layoutSubviews: return 9
+        case .draw: return 10
+        case .updateConstraints: return 11
+        case .updateViewConstraints: return 12
+        case .containerViewWillLayoutSubviews: return 13
+        case .containerViewDidLayoutSubviews: return 14
+        }
+    }
+
+    /// Whether UIKit sets `UITraitCollection.current` to the environment's
+    /// collection while it runs this callback (the table of Apple's page for
+    /// `current`: draw, layoutSubviews, updateConstraints, tintColorDidChange
+    /// and traitCollectionDidChange of views; viewWillLayoutSubviews,
+    /// viewDidLayoutSubviews, updateViewConstraints and
+    /// traitCollectionDidChange of view controllers; the container layout
+    /// methods and traitCollectionDidChange of presentation controllers).
+    /// `updateProperties` (iOS 26, after that table was written) is added
+    /// here: it is documented beside layoutSubviews as a method that reads
+    /// traits, and TraitLab treats it alike (Apple is silent).
+    public var setsCurrentTraitCollection: Bool {
+        switch self {
+        case .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+            return false
+        default: return true
         }
     }
 
     /// The callbacks whose reads of `self.traitCollection` are tracked (iOS 18).
     public var isTracked: Bool {
         switch self {
-        case .layoutSubviews, .draw, .updateProperties, .viewWillLayoutSubviews, .viewDidLayoutSubviews: return true
+        case .layoutSubviews, .draw, .updateProperties, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+             .updateConstraints, .updateViewConstraints, .containerViewWillLayoutSubviews, .containerViewDidLayoutSubviews:
+            return true
         default: return false
         }
     }
@@ -48,14 +99,16 @@ public enum LifecycleEvent: String, CaseIterable, Sendable {
 /// The traits one environment read during tracked callbacks, per kind of work.
 /// The work a tracked method does, which a tracked read invalidates:
 /// layout (`layoutSubviews`, `viewWillLayoutSubviews`, ...), display
-/// (`draw`) or properties (`updateProperties`).
-public enum TrackedWork: Sendable { case layout, display, properties }
+/// (`draw`), properties (`updateProperties`) or constraints
+/// (`updateConstraints`, `updateViewConstraints`).
+public enum TrackedWork: Sendable { case layout, display, properties, constraints }
 
 struct TrackedTraits {
     var layout: [TraitDefinition] = []
     var display: [TraitDefinition] = []
     var properties: [TraitDefinition] = []
-    var isEmpty: Bool { layout.isEmpty && display.isEmpty && properties.isEmpty }
+    var constraints: [TraitDefinition] = []
+    var isEmpty: Bool { layout.isEmpty && display.isEmpty && properties.isEmpty && constraints.isEmpty }
 
     /// Which list a tracked callback fills.
     typealias Kind = TrackedWork
@@ -66,6 +119,7 @@ struct TrackedTraits {
             case .layout: return layout
             case .display: return display
             case .properties: return properties
+            case .constraints: return constraints
             }
         }
         set {
@@ -73,6 +127,7 @@ struct TrackedTraits {
             case .layout: layout = newValue
             case .display: display = newValue
             case .properties: properties = newValue
+            case .constraints: constraints = newValue
             }
         }
     }
@@ -93,6 +148,7 @@ final class TrackedTraitsBox {
         case .layout: return TrackedTraitsBox.hit(traits.layout, ids)
         case .display: return TrackedTraitsBox.hit(traits.display, ids)
         case .properties: return TrackedTraitsBox.hit(traits.properties, ids)
+        case .constraints: return TrackedTraitsBox.hit(traits.constraints, ids)
         }
     }
 
@@ -102,6 +158,7 @@ final class TrackedTraitsBox {
         case .layout: return tracker.readExactly(traits.layout)
         case .display: return tracker.readExactly(traits.display)
         case .properties: return tracker.readExactly(traits.properties)
+        case .constraints: return tracker.readExactly(traits.constraints)
         }
     }
 
@@ -736,6 +793,33 @@ open class TraitEnvironment: CustomStringConvertible {
         markPending(.properties, .subtreeProperties, next: world.propertiesComeNext)
     }
 
+    /// Schedules this view's `updateConstraints` or this view controller's
+    /// `updateViewConstraints`.
+    func markNeedsUpdateConstraints() {
+        markPending(.constraints, .subtreeConstraints, next: world.constraintsComeNext)
+    }
+
+    // MARK: The older override APIs
+
+    /// `overrideUserInterfaceStyle` (views, windows and view controllers;
+    /// iOS 13): "unspecified" inherits; any other style is this
+    /// environment's ``TraitLayer/overrideUserInterfaceStyle`` layer, which
+    /// reaches what inherits from it. Its own `traitOverrides` win over it
+    /// (Apple does not say how the two combine; TraitLab's choice: the
+    /// newer, per-trait API is the more specific).
+    public var overrideUserInterfaceStyle: String {
+        if case .string(let s)? = traitLayer(.overrideUserInterfaceStyle).first?.value { return s }
+        return "unspecified"
+    }
+
+    /// Sets ``overrideUserInterfaceStyle`` (checked against the style's
+    /// cases); takes effect at the next update.
+    public func setOverrideUserInterfaceStyle(_ style: TraitValue) throws {
+        let v = try SystemTraits.userInterfaceStyle.validate(style)
+        setTraitLayer(.overrideUserInterfaceStyle,
+                      v == SystemTraits.userInterfaceStyle.defaultValue ? [] : [.init(definition: SystemTraits.userInterfaceStyle, value: v)])
+    }
+
     func propagateUp(_ marker: PendingWork) {
         world.hasPendingWork = true
         var p = traitParent
@@ -850,7 +934,9 @@ open class TraitEnvironment: CustomStringConvertible {
     /// Called for every trait change, after registrations (the deprecated catch-all).
     open func traitCollectionDidChange(_ previous: TraitCollection) throws {
         if hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
-            try world.activeDelegate?.environment(self, traitCollectionDidChange: previous)
+            try world.performAsCurrent(traitCollection) {
+                try world.activeDelegate?.environment(self, traitCollectionDidChange: previous)
+            }
         }
     }
 
@@ -858,7 +944,12 @@ open class TraitEnvironment: CustomStringConvertible {
     /// specific methods; this default forwards to the host.
     func invoke(_ event: LifecycleEvent) throws {
         world.trace(.lifecycle(self, event))
-        if hostCallbacks & event.hostBit != 0 { try world.activeDelegate?.environment(self, lifecycle: event) }
+        guard hostCallbacks & event.hostBit != 0 else { return }
+        if event.setsCurrentTraitCollection {
+            try world.performAsCurrent(traitCollection) { try world.activeDelegate?.environment(self, lifecycle: event) }
+        } else {
+            try world.activeDelegate?.environment(self, lifecycle: event)
+        }
     }
 
     /// Runs `body` with reads of this environment's collection recorded, and

@@ -121,6 +121,34 @@ public final class TraitWorld {
 
     @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
     @exclusivity(unchecked) var pendingScreens: [Screen] = []
+    /// The live presentation controllers, oldest first (unretained: each
+    /// removes itself when freed). A window lists those it shows among its
+    /// trait children; there are few, so a window's visit walks them all.
+    @exclusivity(unchecked) private var presentations: [Unmanaged<PresentationController>] = []
+
+    func addPresentation(_ pc: PresentationController) { presentations.append(.passUnretained(pc)) }
+    func removePresentation(_ pc: PresentationController) {
+        presentations.removeAll { $0.toOpaque() == Unmanaged.passUnretained(pc).toOpaque() }
+    }
+    func forEachPresentation(_ body: (TraitEnvironment) throws -> Void) rethrows {
+        if presentations.isEmpty { return }
+        for pc in presentations { try body(pc.takeUnretainedValue()) }
+    }
+
+    /// A presentation whose window changed (its presenter's view moved to
+    /// another window, or out of any) is revisited whole under its new
+    /// window, as a moved view is.
+    func reparentPresentations() {
+        for ref in presentations {
+            let pc = ref.takeUnretainedValue()
+            let parent = pc.traitParent
+            if parent !== pc.lastParent {
+                pc.lastParent = parent
+                structureChanged = true
+                pc.setNeedsStructureUpdate()
+            }
+        }
+    }
     @exclusivity(unchecked) var hasPendingWork = false
     /// The environment the traversal is entering while its `updateProperties`
     /// (`propertiesComeNext`) or its layout (`layoutComesNext`) is still to
@@ -130,6 +158,30 @@ public final class TraitWorld {
     /// every changed view). Addresses, never followed.
     @exclusivity(unchecked) var propertiesComeNext: UnsafeMutableRawPointer?
     @exclusivity(unchecked) var layoutComesNext: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) var constraintsComeNext: UnsafeMutableRawPointer?
+
+    // MARK: The current trait collection
+
+    /// What `performAsCurrent` and the callbacks that set it made current;
+    /// nil outside them.
+    @exclusivity(unchecked) private var currentStorage: TraitCollection?
+
+    /// `UITraitCollection.current`: inside the callbacks Apple's page for
+    /// `current` lists (``LifecycleEvent/setsCurrentTraitCollection``,
+    /// `traitCollectionDidChange`, registration handlers) the collection of
+    /// the environment running it; inside `performAsCurrent` the collection
+    /// given; elsewhere `ui.Screen.main`'s (Apple does not say what it is
+    /// outside those; TraitLab's choice).
+    public var currentTraitCollection: TraitCollection { currentStorage ?? mainScreen.traitCollection }
+
+    /// `performAsCurrent(_:)`: runs `body` with `collection` current, and
+    /// puts the outer one back afterwards, also when `body` throws.
+    public func performAsCurrent<T>(_ collection: TraitCollection, _ body: () throws -> T) rethrows -> T {
+        let outer = currentStorage
+        currentStorage = collection
+        defer { currentStorage = outer }
+        return try body()
+    }
     /// Something left a window: the appeared controllers must be rechecked.
     @exclusivity(unchecked) var structureChanged = false
     @exclusivity(unchecked) private var appeared: [ViewController] = []
@@ -356,8 +408,8 @@ public final class TraitWorld {
         if !pendingScreens.isEmpty || structureChanged || !didAppearQueue.isEmpty || !didDisappearQueue.isEmpty {
             return true
         }
-        let marks: PendingWork = [.traits, .subtreeTraits, .properties, .subtreeProperties, .layout, .subtreeLayout,
-                                  .display, .subtreeDisplay]
+        let marks: PendingWork = [.traits, .subtreeTraits, .properties, .subtreeProperties, .constraints,
+                                  .subtreeConstraints, .layout, .subtreeLayout, .display, .subtreeDisplay]
         return connectedScenes.contains { !$0.screen.pending.isDisjoint(with: marks) }
     }
 
@@ -369,6 +421,7 @@ public final class TraitWorld {
     }
 
     private func runPass() throws {
+        reparentPresentations()
         let screens = rootScreens()
         if structureChanged {
             structureChanged = false
@@ -393,13 +446,15 @@ public final class TraitWorld {
         /// The subtree markers a visit consumes.
         let markers: PendingWork
         static let full = VisitMode(traits: true, render: true,
-                                    needs: [.traits, .subtreeTraits, .properties, .subtreeProperties, .layout, .subtreeLayout],
-                                    markers: [.subtreeTraits, .subtreeProperties, .subtreeLayout])
+                                    needs: [.traits, .subtreeTraits, .properties, .subtreeProperties, .constraints,
+                                            .subtreeConstraints, .layout, .subtreeLayout],
+                                    markers: [.subtreeTraits, .subtreeProperties, .subtreeConstraints, .subtreeLayout])
         static let traitsOnly = VisitMode(traits: true, render: false, needs: [.traits, .subtreeTraits],
                                           markers: [.subtreeTraits])
         static let renderOnly = VisitMode(traits: false, render: true,
-                                          needs: [.properties, .subtreeProperties, .layout, .subtreeLayout],
-                                          markers: [.subtreeProperties, .subtreeLayout])
+                                          needs: [.properties, .subtreeProperties, .constraints, .subtreeConstraints,
+                                                  .layout, .subtreeLayout],
+                                          markers: [.subtreeProperties, .subtreeConstraints, .subtreeLayout])
     }
 
     /// The single top-down traversal of the dirty part of the tree below
@@ -420,6 +475,7 @@ public final class TraitWorld {
             // (It failed between an environment's traits and its layout.)
             propertiesComeNext = nil
             layoutComesNext = nil
+            constraintsComeNext = nil
             for e in envs {
                 if mode.traits { e.pending.insert(.traits) }
                 e.pending.formUnion(markers)
@@ -477,10 +533,19 @@ public final class TraitWorld {
                     e.pending.remove(.properties)
                     try perform(.properties, on: e)
                 }
+                constraintsComeNext = nil
+                if e.pending.contains(.constraints) {
+                    e.pending.remove(.constraints)
+                    try perform(.constraints, on: e)
+                }
                 layoutComesNext = nil
                 if e.pending.contains(.layout) {
                     e.pending.remove(.layout)
-                    if e.isView { try layout(unsafeDowncast(e, to: View.self)) }
+                    if e.isView {
+                        try layout(unsafeDowncast(e, to: View.self))
+                    } else if e.kind == .presentationController {
+                        try layoutContainer(unsafeDowncast(e, to: PresentationController.self))
+                    }
                 }
             }
             if e.pending.isDisjoint(with: markers) { return nil }
@@ -613,6 +678,7 @@ public final class TraitWorld {
     /// and layout next (``propertiesComeNext``).
     @inline(__always) private func comesNext(_ address: UnsafeMutableRawPointer) {
         propertiesComeNext = address
+        constraintsComeNext = address
         layoutComesNext = address
     }
 
@@ -737,15 +803,20 @@ public final class TraitWorld {
     private func forceChildren(of e: TraitEnvironment) {
         if let v = e.asView {
             v.setNeedsUpdateProperties()
+            v.markNeedsUpdateConstraints()
             v.setNeedsLayout()
             v.setNeedsDisplay()
         } else if let vc = e.asViewController {
             vc.setNeedsUpdateProperties()
+            vc.markNeedsUpdateConstraints()
+        } else if let pc = e as? PresentationController {
+            pc.setNeedsLayout()
         }
         e.forEachTraitChild { c in c.pending.formUnion([.traits, .forceSubtree]) }
         e.pending.insert(.subtreeTraits)
         // Render work marked while detached must be reachable from the root again.
-        for (need, marker) in [(PendingWork.properties, PendingWork.subtreeProperties), (.layout, .subtreeLayout), (.display, .subtreeDisplay)]
+        for (need, marker) in [(PendingWork.properties, PendingWork.subtreeProperties), (.constraints, .subtreeConstraints),
+                               (.layout, .subtreeLayout), (.display, .subtreeDisplay)]
         where e.pending.contains(need) || e.pending.contains(marker) {
             e.propagateUp(marker)
         }
@@ -762,7 +833,10 @@ public final class TraitWorld {
 
     @inline(__always)
     private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) -> TraitCollection {
-        e.hasOverrides ? parent.traitCollection.applying(e.overrideEntries) : parent.traitCollection
+        if e.kind == .presentationController {
+            return unsafeDowncast(e, to: PresentationController.self).collection(under: parent.traitCollection)
+        }
+        return e.hasOverrides ? parent.traitCollection.applying(e.overrideEntries) : parent.traitCollection
     }
 
     /// Recomputes one environment's collection and, when it changed, marks its
@@ -777,7 +851,7 @@ public final class TraitWorld {
                          parentChange: Diff? = nil) throws -> Diff? {
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
-        if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen,
+        if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen, e.kind != .presentationController,
            TraitWorld.same(e.traitCollection, pc.old), TraitWorld.same(parent.traitCollection, pc.new) {
             try apply(pc, to: e, first: first)
             return pc
@@ -830,6 +904,9 @@ public final class TraitWorld {
             }
         } else if e.hasTrackedTraits, let vc = e.asViewController, let v = vc.viewIfLoaded {
             invalidateTracked(vc, v, diff.ids)
+        } else if e.hasTrackedTraits, e.kind == .presentationController, let box = e.trackedBox,
+                  box.lists(.layout, anyOf: diff.ids) {
+            unsafeDowncast(e, to: PresentationController.self).setNeedsLayout()
         }
         try deliverChange(e, old, diff)
     }
@@ -844,7 +921,7 @@ public final class TraitWorld {
         if e.isSubclassed {
             try e.traitCollectionDidChange(old)
         } else if e.hostCallbacks & TraitEnvironment.hostTraitCollectionDidChange != 0 {
-            try activeDelegate?.environment(e, traitCollectionDidChange: old)
+            try performAsCurrent(e.traitCollection) { try activeDelegate?.environment(e, traitCollectionDidChange: old) }
         }
     }
 
@@ -878,6 +955,7 @@ public final class TraitWorld {
         if box.lists(.layout, anyOf: ids) { view.setNeedsLayout() }
         if box.lists(.display, anyOf: ids) { view.setNeedsDisplay() }
         if box.lists(.properties, anyOf: ids) { e.markNeedsUpdateProperties() }
+        if box.lists(.constraints, anyOf: ids) { e.markNeedsUpdateConstraints() }
     }
 
     /// Runs `e`'s registrations for `diff`: those made before the first runs
@@ -895,13 +973,15 @@ public final class TraitWorld {
         guard r.isActive && r.matches(diff.ids) else { return }
         stats.handlersCalled += 1
         trace(.handlerCalled(e, r.traits.filter { diff.ids.contains($0.id) }))
-        if try !r.deliver(e, old, in: self) { e.unregisterForTraitChanges(r) }
+        // Handlers run with the environment's collection current, as UIKit's do.
+        if try !performAsCurrent(e.traitCollection, { try r.deliver(e, old, in: self) }) { e.unregisterForTraitChanges(r) }
     }
 
     /// `updateTraitsIfNeeded`: updates the environments from the root down to
     /// `e` and, with `subtree`, everything below `e`, delivering change
     /// callbacks now; layout is left for the next update.
     func updateTraitsNow(along e: TraitEnvironment, subtree: Bool = true) throws {
+        reparentPresentations()
         guard e.isInWindowScene || e.kind == .screen else { return }
         var path: [TraitEnvironment] = []
         var cur: TraitEnvironment? = e.traitParent
@@ -1014,8 +1094,14 @@ public final class TraitWorld {
             try e.tracking(.properties) {
                 if let v = e.asView { try v.updateProperties() } else if let vc = e.asViewController { try vc.updateProperties() }
             }
+        } else if work == .constraints {
+            try e.tracking(.constraints) {
+                if let v = e.asView { try v.updateConstraints() } else if let vc = e.asViewController { try vc.updateViewConstraints() }
+            }
         } else if work == .layout, let v = e.asView {
             try layout(v)
+        } else if work == .layout, e.kind == .presentationController {
+            try layoutContainer(unsafeDowncast(e, to: PresentationController.self))
         } else if work == .display, let v = e.asView {
             stats.draws += 1
             try v.tracking(.display) { try v.draw() }
@@ -1033,11 +1119,50 @@ public final class TraitWorld {
         if let vc { try vc.tracking(.layout, accumulate: true) { try vc.viewDidLayoutSubviews() } }
     }
 
-    /// `layoutIfNeeded`: updates what `view` inherits from, then runs the
-    /// update's traversal over `view`'s subtree now (its traits, properties
-    /// and layout; a view outside any window keeps its traits).
+    /// A presentation's container lays out: `containerViewWillLayoutSubviews`
+    /// then `containerViewDidLayoutSubviews` (its presented content lays out
+    /// after it, in the same traversal), both tracked (iOS 18: "UIKit
+    /// supports automatic trait tracking inside this method").
+    private func layoutContainer(_ pc: PresentationController) throws {
+        pc.tracked.layout = []
+        try pc.tracking(.layout, accumulate: true) { try pc.containerViewWillLayoutSubviews() }
+        try pc.tracking(.layout, accumulate: true) { try pc.containerViewDidLayoutSubviews() }
+    }
+
+    /// `updatePropertiesIfNeeded` and `updateConstraintsIfNeeded`: runs
+    /// `need` now where it is pending on `e`'s ancestors (outermost first)
+    /// and in `e`'s subtree.
+    func renderNow(_ e: TraitEnvironment, _ need: PendingWork, _ marker: PendingWork) throws {
+        var path: [TraitEnvironment] = []
+        var cur = e.traitParent
+        while let c = cur { if c.pending.contains(need) { path.append(c) }; cur = c.traitParent }
+        for a in path.reversed() where a.pending.contains(need) {
+            a.pending.remove(need)
+            try perform(need, on: a)
+        }
+        try visitRender(e, need, marker)
+    }
+
+    func updatePropertiesNow(_ e: TraitEnvironment) throws { try renderNow(e, .properties, .subtreeProperties) }
+    func updateConstraintsNow(_ e: TraitEnvironment) throws { try renderNow(e, .constraints, .subtreeConstraints) }
+
+    /// `layoutIfNeeded`: starts at the outermost of the unbroken line of
+    /// ancestors that need layout (Core Animation, `CALayer.layoutIfNeeded`:
+    /// "the layer's super layers are traversed until a ancestor layer is
+    /// found that does not require layout. Then layout is performed on the
+    /// entire layer-tree beneath that ancestor"), updates what that inherits
+    /// from, then runs the update's traversal over its subtree now (traits,
+    /// properties, constraints and layout; outside any window, no traits).
     func layoutNow(_ view: View) throws {
-        let host = view.traitHost
+        var host = view.traitHost
+        var cur = host.traitParent
+        while let c = cur {
+            // A controller lays out through its view: look past it.
+            if c.kind == .viewController { cur = c.traitParent; continue }
+            guard c.isView, c.pending.contains(.layout) else { break }
+            host = unsafeDowncast(c, to: View.self).traitHost
+            cur = host.traitParent
+        }
         if host.isInWindowScene {
             try updateTraitsNow(along: host, subtree: false)
             try visit(host, .full)

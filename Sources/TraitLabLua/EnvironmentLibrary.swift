@@ -19,6 +19,9 @@ enum EnvironmentProperty: String, CaseIterable {
     case isConnected, traitChildren
     case rootView, contentConfiguration
     case device, orientation, size, bounds
+    // Presentations and the older override APIs.
+    case modalPresentationStyle, definesPresentationContext, overrideUserInterfaceStyle, overrideTraitCollection
+    case presentationStyle, adaptivePresentationStyle
 
     var key: String { rawValue }
 
@@ -65,7 +68,8 @@ extension LuaHost {
             L.push(i + 1)
             L.rawSet(-2, p.key)
         }
-        for name in callbackNames where !name.isEmpty {
+        // (Every callback name: some share a bit, so callbackNames lists only one of them.)
+        for name in ["traitCollectionDidChange"] + LifecycleEvent.allCases.map(\.rawValue) {
             L.push(true)
             L.rawSet(-2, name)
         }
@@ -475,8 +479,8 @@ extension LuaHost {
         case .isViewLoaded: if let vc { L.push(vc.viewIfLoaded != nil) } else { L.pushNil() }
         case .parent: pushOpt(vc?.parent)
         case .children: pushList(vc?.children ?? [])
-        case .presentedViewController: pushOpt(vc?.presentedViewController)
-        case .presentingViewController: pushOpt(vc?.presentingViewController)
+        case .presentedViewController: pushOpt(vc?.presentedViewControllerOfRequest)
+        case .presentingViewController: pushOpt(vc?.presentingViewControllerOfNearestPresentedAncestor)
         case .presentationController: pushOpt(vc?.presentationController)
         case .rootViewController: pushOpt((env as? Window)?.rootViewController)
         case .windowScene: pushOpt((env as? Window)?.windowScene ?? view?.window?.windowScene)
@@ -506,6 +510,15 @@ extension LuaHost {
             if let scene = env as? WindowScene, let g = scene.geometry { pushSize(g.size) }
             else if let s = env as? Screen, let size = s.size { pushSize(size) }
             else { L.pushNil() }
+        case .modalPresentationStyle: if let vc { L.push(vc.modalPresentationStyle.rawValue) } else { L.pushNil() }
+        case .definesPresentationContext: if let vc { L.push(vc.definesPresentationContext) } else { L.pushNil() }
+        case .overrideUserInterfaceStyle:
+            if view != nil || vc != nil { L.push(env.overrideUserInterfaceStyle) } else { L.pushNil() }
+        case .overrideTraitCollection:
+            if let tc = (env as? PresentationController)?.overrideTraitCollection { push(tc) } else { L.pushNil() }
+        case .presentationStyle: if let pc = env as? PresentationController { L.push(pc.presentationStyle.rawValue) } else { L.pushNil() }
+        case .adaptivePresentationStyle:
+            if let pc = env as? PresentationController { L.push(pc.adaptivePresentationStyle.rawValue) } else { L.pushNil() }
         }
         return 1
     }
@@ -604,6 +617,27 @@ extension LuaHost {
         case .size:
             guard let scene = env as? WindowScene else { throw readOnly() }
             try scene.resize(to: try sceneSizeValue(at: v))
+        case .modalPresentationStyle:
+            guard let vc = env as? ViewController else { throw notHere() }
+            guard let name = L.string(v), let style = PresentationStyle(rawValue: name) else {
+                let cases = PresentationStyle.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw LuaError.message("modalPresentationStyle must be one of \(cases), got \(L.string(v).map { "\"\($0)\"" } ?? L.typeName(v))")
+            }
+            vc.modalPresentationStyle = style
+        case .definesPresentationContext:
+            guard let vc = env as? ViewController else { throw notHere() }
+            guard lua_type(L, v) == LUA_TBOOLEAN else { throw LuaError.message("definesPresentationContext must be a boolean, got \(L.typeName(v))") }
+            vc.definesPresentationContext = lua_toboolean(L, v) != 0
+        case .overrideUserInterfaceStyle:
+            guard env is View || env is ViewController else { throw notHere() }
+            try env.setOverrideUserInterfaceStyle(L.isNil(v) ? .string("unspecified") : try traitValue(at: v))
+        case .overrideTraitCollection:
+            guard let pc = env as? PresentationController else { throw notHere() }
+            if L.isNil(v) { pc.overrideTraitCollection = nil; return }
+            guard let tc = collection(at: v) else {
+                throw LuaError.message("overrideTraitCollection must be a TraitCollection or nil, got \(L.typeName(v))")
+            }
+            pc.overrideTraitCollection = tc
         default:
             throw readOnly()
         }
@@ -669,6 +703,14 @@ extension LuaHost {
                 return 0
             }),
             ("layoutIfNeeded", { c in try view(c).layoutIfNeeded(); return 0 }),
+            ("updatePropertiesIfNeeded", { c in
+                let v = try view(c)
+                try c.host.world.require(.updateProperties, "updatePropertiesIfNeeded")
+                try v.updatePropertiesIfNeeded()
+                return 0
+            }),
+            ("setNeedsUpdateConstraints", { c in try view(c).setNeedsUpdateConstraints(); return 0 }),
+            ("updateConstraintsIfNeeded", { c in try view(c).updateConstraintsIfNeeded(); return 0 }),
         ]
     }
 
@@ -685,6 +727,27 @@ extension LuaHost {
                 try c.host.world.require(.updateProperties, "setNeedsUpdateProperties")
                 v.setNeedsUpdateProperties()
                 return 0
+            }),
+            ("updatePropertiesIfNeeded", { c in
+                let v = try vc(c)
+                try c.host.world.require(.updateProperties, "updatePropertiesIfNeeded")
+                try v.updatePropertiesIfNeeded()
+                return 0
+            }),
+            ("setOverrideTraitCollection", { c in
+                let parent = try vc(c)
+                let tc: TraitCollection?
+                if c.L.isNil(2) { tc = nil } else {
+                    guard let given = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection or nil") }
+                    tc = given
+                }
+                try parent.setOverrideTraitCollection(tc, forChild: try vc(c, 3))
+                return 0
+            }),
+            ("overrideTraitCollection", { c in
+                let parent = try vc(c)
+                if let tc = parent.overrideTraitCollection(forChild: try vc(c, 2)) { c.host.push(tc) } else { c.L.pushNil() }
+                return 1
             }),
         ]
     }

@@ -217,8 +217,15 @@ extension LuaHost {
         }), methods: [
             "resolvedColor": ("Color:resolvedColor", { c in
                 let box = try c.object(1, ColorBox.self, "Color")
-                guard let tc = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-                c.host.pushColor(.fixed(try box.value.resolved(with: tc)))
+                // No argument: against traits.current (`resolvedColor(with: .current)`).
+                let tc: TraitCollection
+                if c.L.isNil(2) { tc = c.host.world.currentTraitCollection } else {
+                    guard let given = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
+                    tc = given
+                }
+                // The provider runs with the collection it resolves against current, as UIKit's does.
+                let color = try c.host.world.performAsCurrent(tc) { try box.value.resolved(with: tc) }
+                c.host.pushColor(.fixed(color))
                 return 1
             }),
         ], newindex: { _ in throw LuaError.message("colors are immutable") }, tostring: { c in

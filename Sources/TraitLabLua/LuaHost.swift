@@ -82,6 +82,7 @@ public final class LuaHost {
         var keyHandlers: Int32 = LUA_NOREF      // "__handlers"
         var definitionsByProperty: Int32 = LUA_NOREF  // property name -> definition userdata
         var callbackKeys: [Int32] = []          // callback names by bit position (hostCallbacks)
+        var eventKeys: [Int32] = []             // lifecycle callback names by LifecycleEvent.ordinal
         var keyTraitCollection: Int32 = LUA_NOREF  // "traitCollection"
         var definitionMeta: Int32 = LUA_NOREF
         var enumMeta: Int32 = LUA_NOREF
@@ -358,6 +359,11 @@ public final class LuaHost {
             L.push(callbackNames[bit])
             return L.ref()
         }
+        // (Some events share a bit: a lifecycle callback is looked up by its own name.)
+        refs.eventKeys = LifecycleEvent.allCases.sorted { $0.ordinal < $1.ordinal }.map { event in
+            L.push(event.rawValue)
+            return L.ref()
+        }
         refs.definitions = table(mode: nil)
         refs.dynamicColorFunctions = table(mode: "v")
         refs.classes = table(mode: nil)
@@ -624,12 +630,12 @@ enum EnvironmentKind: String {
 extension LuaHost: TraitWorldDelegate {
     /// Pushes the callback for `bit` of the object at `u` (its own field or
     /// its class's), with an interned key; true when it is a function.
-    private func lookUpCallback(_ u: Int32, _ bit: UInt16) throws -> Bool {
-        L.registryGet(refs.callbackKeys[bit.trailingZeroBitCount])
+    private func lookUpCallback(_ u: Int32, _ bit: UInt16, key: Int32? = nil) throws -> Bool {
+        L.registryGet(key ?? refs.callbackKeys[bit.trailingZeroBitCount])
         let t = tl_rawlookup_at(L, u, -1)
         tl_remove(L, -2)
         if t != LUA_TFUNCTION && t != LUA_TNIL, let env = L.box(u, as: TraitEnvironment.self) {
-            throw notAFunction(env, bit, L.typeName(-1))
+            throw notAFunction(env, bit, L.typeName(-1), key: key)
         }
         return t == LUA_TFUNCTION
     }
@@ -656,26 +662,27 @@ extension LuaHost: TraitWorldDelegate {
 
     /// Calls the callback for `bit` from C when the object exists (the usual
     /// case); false when Swift must make the object and look it up itself.
-    private func callCallback(_ env: TraitEnvironment, _ bit: UInt16, previous: TraitCollection?) throws -> Bool {
+    private func callCallback(_ env: TraitEnvironment, _ bit: UInt16, previous: TraitCollection?, key: Int32? = nil) throws -> Bool {
         var previousRef = LUA_NOREF
         if let previous {
             previousRef = recentSlot(holding: previous)
         }
         switch tl_env_call(L, refs.objects, Unmanaged.passUnretained(env).toOpaque(), env.hostSlot,
-                           refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
+                           key ?? refs.callbackKeys[bit.trailingZeroBitCount], 0, previousRef) {
         case LUA_OK, TL_ENV_CALL_NONE: return true
         case TL_ENV_CALL_SLOW: return false
         case TL_ENV_CALL_NOT_FUNCTION:
             let type = popError()
-            throw notAFunction(env, bit, type)
+            throw notAFunction(env, bit, type, key: key)
         default: throw popErrorValue()
         }
     }
 
     /// A callback that is there but is no function (a class field assigned
     /// raw, past the class's checks) is an error, not a callback silently skipped.
-    private func notAFunction(_ env: TraitEnvironment, _ bit: UInt16, _ type: String) -> LuaError {
-        .message("callback '\(callbackNames[bit.trailingZeroBitCount])' of \(env) is a \(type), not a function")
+    private func notAFunction(_ env: TraitEnvironment, _ bit: UInt16, _ type: String, key: Int32? = nil) -> LuaError {
+        let name = key.flatMap { k in refs.eventKeys.firstIndex(of: k).map { i in LifecycleEvent.allCases.first { $0.ordinal == i }!.rawValue } }
+        return .message("callback '\(name ?? callbackNames[bit.trailingZeroBitCount])' of \(env) is a \(type), not a function")
     }
 
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
@@ -692,11 +699,12 @@ extension LuaHost: TraitWorldDelegate {
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
         // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
-        if try callCallback(env, event.hostBit, previous: nil) { return }
+        let key = refs.eventKeys[event.ordinal]
+        if try callCallback(env, event.hostBit, previous: nil, key: key) { return }
         push(env)
         let u = L.top
         defer { L.setTop(u - 1) }
-        guard try lookUpCallback(u, event.hostBit) else { return }
+        guard try lookUpCallback(u, event.hostBit, key: key) else { return }
         L.pushValue(u)
         try call(1)
     }

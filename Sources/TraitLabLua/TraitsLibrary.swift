@@ -10,7 +10,8 @@ final class MutableTraitsBox {
 }
 
 /// Property names that collide with methods of collections or overrides.
-let reservedTraitProperties: Set<String> = ["changedTraits", "modifyingTraits", "encode", "contains", "remove", "cases"]
+let reservedTraitProperties: Set<String> = ["changedTraits", "modifyingTraits", "encode", "contains", "remove", "cases",
+                                            "containsTraits", "hasDifferentColorAppearance", "performAsCurrent"]
 
 extension LuaHost {
     // MARK: - Values
@@ -193,6 +194,32 @@ extension LuaHost {
         }
         list("systemTraitsAffectingColorAppearance", SystemTraits.affectingColorAppearance)
         list("systemTraitsAffectingImageLookup", SystemTraits.affectingImageLookup)
+        installCurrentTraitCollection(t)
+    }
+
+    /// `traits.current` (`UITraitCollection.current`), read-only: a field
+    /// the traits table's protected metatable serves.
+    private func installCurrentTraitCollection(_ t: Int32) {
+        L.newTable()
+        L.pushFunction(LuaFunctions.id("traits.index", { c in
+            guard c.L.string(2) == "current" else { c.L.pushNil(); return 1 }
+            c.host.push(c.host.world.currentTraitCollection)
+            return 1
+        }))
+        L.rawSet(-2, "__index")
+        L.pushFunction(LuaFunctions.id("traits.newindex", { c in
+            if c.L.string(2) == "current" {
+                throw LuaError.message("traits.current is read-only; use tc:performAsCurrent(function() ... end)")
+            }
+            c.L.setTop(3)
+            guard c.L.isTableKey(2) else { throw LuaError.message(c.L.isNil(2) ? "table index is nil" : "table index is NaN") }
+            lua_rawset(c.L, 1)
+            return 0
+        }))
+        L.rawSet(-2, "__newindex")
+        L.push(false)
+        L.rawSet(-2, "__metatable")
+        lua_setmetatable(L, t)
     }
 
     func installTraitMetatables() {
@@ -217,6 +244,28 @@ extension LuaHost {
         let collectionMethods: [String: (String, LuaFunction)] = [
                                         "changedTraits": ("TraitCollection:changedTraits", { c in try c.host.changedTraits(c) }),
                                         "modifyingTraits": ("TraitCollection:modifyingTraits", { c in try c.host.modifyingTraits(c) }),
+                                        "containsTraits": ("TraitCollection:containsTraits", { c in
+                                            guard let a = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                                            guard let b = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
+                                            c.host.readsEveryTrait(of: a)
+                                            c.L.push(a.containsTraits(in: b))
+                                            return 1
+                                        }),
+                                        "hasDifferentColorAppearance": ("TraitCollection:hasDifferentColorAppearance", { c in
+                                            guard let a = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                                            guard let b = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
+                                            c.host.readsEveryTrait(of: a)
+                                            c.L.push(a.hasDifferentColorAppearance(comparedTo: b))
+                                            return 1
+                                        }),
+                                        "performAsCurrent": ("TraitCollection:performAsCurrent", { c in
+                                            guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+                                            try c.function(2)
+                                            c.L.setTop(2)
+                                            c.L.pushValue(2)
+                                            try c.host.world.performAsCurrent(tc) { try c.host.call(0, results: LUA_MULTRET) }
+                                            return c.L.top - 2
+                                        }),
                                         "encode": ("TraitCollection:encode", { c in
                                             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
                                             c.host.readsEveryTrait(of: tc)
@@ -536,6 +585,11 @@ extension LuaHost {
     }
 
     private func makeCollection(_ c: LuaCall) throws -> Int32 {
+        if lua_type(L, 1) == LUA_TTABLE {
+            let first = lua_rawgeti(L, 1, 1) != LUA_TNIL && collection(at: -1) != nil
+            L.pop()
+            if first { return try collectionFromList(c) }
+        }
         switch lua_type(L, 1) {
         case LUA_TFUNCTION:
             push(try mutate(.empty, with: 1))
@@ -551,6 +605,28 @@ extension LuaHost {
         default:
             throw c.typeError(1, "function or table")
         }
+        return 1
+    }
+
+    /// `traits.collection { tcA, tcB }`: `UITraitCollection(traitsFrom:)`,
+    /// for each trait the last collection that specifies it wins.
+    private func collectionFromList(_ c: LuaCall) throws -> Int32 {
+        func problem(_ got: String) -> String { "a list of trait collections holds only collections, at 1, 2, ... (got \(got))" }
+        var count = 0
+        try L.forEachPair(1) {
+            guard L.integer(-2) != nil, collection(at: -1) != nil else {
+                throw c.argError(1, problem(L.typeName(-1)))
+            }
+            count += 1
+        }
+        var list: [TraitCollection] = []
+        for k in 1...count {
+            lua_rawgeti(L, 1, lua_Integer(k))
+            defer { L.pop() }
+            guard let tc = collection(at: -1) else { throw c.argError(1, problem("a gap at \(k)")) }
+            list.append(tc)
+        }
+        push(TraitCollection(traitsFrom: list))
         return 1
     }
 

@@ -55,24 +55,51 @@ final class HierarchyFlowTests: XCTestCase {
         XCTAssertEqual(child.traitCollection[theme], .string("bold"))
     }
 
-    func testAPresentationControllerInheritsFromThePresenterAndThePresentedControllerFromIt() throws {
+    // Apple, UIViewController.overrideUserInterfaceStyle: "the new style
+    // applies to the view controller, its entire view hierarchy, and any
+    // embedded child view controllers"; UIView.overrideUserInterfaceStyle on
+    // a window: "all presentation controllers that display content in that
+    // window". So presented content inherits through the window, not from
+    // the presenter's overrides.
+    func testAPresentationControllerInheritsFromTheWindowAndThePresentedControllerFromIt() throws {
         for mode in HierarchyMode.allCases {
             let s = try Stage(mode: mode)
             try s.root.setTraitOverride(theme, .string("bold"))
+            try s.window.setTraitOverride(theme, .string("pastel"))
             let presented = ViewController(world: s.world)
             try s.root.present(presented)
             let pc = try XCTUnwrap(presented.presentationController)
-            try pc.setTraitOverride(Sys.userInterfaceLevel, .string("elevated"))
+            try pc.setTraitOverride(Sys.userInterfaceLevel, .string("base"))
             try s.world.update()
-            XCTAssertTrue(pc.traitParent === s.root, "\(mode)")
+            XCTAssertTrue(pc.traitParent === s.window, "\(mode)")
             XCTAssertTrue(presented.traitParent === pc, "\(mode)")
             XCTAssertTrue(s.root.presentedViewController === presented)
-            XCTAssertEqual(presented.traitCollection[theme], .string("bold"), "\(mode)")
-            XCTAssertEqual(presented.traitCollection[Sys.userInterfaceLevel], .string("elevated"), "\(mode)")
-            XCTAssertEqual(presented.viewIfLoaded!.traitCollection[Sys.userInterfaceLevel], .string("elevated"), "\(mode)")
-            XCTAssertEqual(s.root.traitCollection[Sys.userInterfaceLevel], .string("unspecified"), "\(mode)")
+            XCTAssertEqual(presented.traitCollection[theme], .string("pastel"), "the window's, not the presenter's (\(mode))")
+            XCTAssertEqual(presented.traitCollection[Sys.userInterfaceLevel], .string("base"), "\(mode)")
+            XCTAssertEqual(presented.viewIfLoaded!.traitCollection[Sys.userInterfaceLevel], .string("base"), "\(mode)")
             XCTAssertTrue(presented.viewIfLoaded!.window === s.window, "the presented view joins the presenter's window")
         }
+    }
+
+    func testAPresentationFollowsItsPresenterToAnotherWindow() throws {
+        let s = try Stage()
+        let other = Window(world: s.world)
+        other.setWindowScene(s.scene)
+        try other.setTraitOverride(theme, .string("bold"))
+        let host = ViewController(world: s.world)
+        try s.root.addChild(host)
+        try s.rootView.addSubview(try host.loadViewIfNeeded())
+        let presented = ViewController(world: s.world)
+        presented.modalPresentationStyle = .currentContext
+        host.definesPresentationContext = true
+        try host.present(presented)
+        try s.world.update()
+        XCTAssertTrue(presented.presentingViewController === host)
+        XCTAssertEqual(presented.traitCollection[theme], .string("standard"))
+        try other.addSubview(host.viewIfLoaded!)
+        try s.world.update()
+        XCTAssertTrue(presented.presentationController!.traitParent === other)
+        XCTAssertEqual(presented.traitCollection[theme], .string("bold"))
     }
 
     func testADismissedControllerLeavesTheHierarchyAndStopsUpdating() throws {

@@ -29,9 +29,10 @@ enum ModelTraits {
 
     static let definitions: [TraitDefinition] = [
         SystemTraits.userInterfaceStyle, SystemTraits.horizontalSizeClass, SystemTraits.displayScale,
-        SystemTraits.typesettingLanguage, theme, level,
+        SystemTraits.typesettingLanguage, theme, level, SystemTraits.userInterfaceLevel,
     ]
-    static let names = ["userInterfaceStyle", "horizontalSizeClass", "displayScale", "typesettingLanguage", "theme", "level"]
+    static let names = ["userInterfaceStyle", "horizontalSizeClass", "displayScale", "typesettingLanguage", "theme", "level",
+                        "userInterfaceLevel"]
     static let values: [[TraitValue]] = [
         [.string("unspecified"), .string("light"), .string("dark")],
         [.string("unspecified"), .string("compact"), .string("regular")],
@@ -39,7 +40,10 @@ enum ModelTraits {
         [.none, .string("en"), .string("ja")],
         [.string("standard"), .string("pastel"), .string("bold")],
         [.int(0), .int(1), .int(2)],
+        [.string("unspecified"), .string("base"), .string("elevated")],
     ]
+    /// The index of userInterfaceLevel and of its value "elevated".
+    static let interfaceLevel = 6, elevated = 2
     static let valueCount = 3
 
     /// A collection as the model writes it: trait index -> value index, defaults left out.
@@ -209,8 +213,11 @@ struct TraitFlowModel {
         case .window: return n.scene
         case .view: return n.owner ?? n.superview
         case .presentation:
-            // A dismissed presentation controller is out of the hierarchy.
-            return n.presented.flatMap { nodes[$0].presentedBy == i ? n.presenter : nil }
+            // The window that shows it: the presenter's view's window (SPEC
+            // section 4). A dismissed presentation controller is out of the hierarchy.
+            guard let p = n.presented, nodes[p].presentedBy == i, let a = n.presenter, let v = nodes[a].view,
+                  let top = viewAncestors(v).last, nodes[top].kind == .window else { return nil }
+            return top
         case .viewController:
             if let w = n.rootOf { return w }
             if let pc = n.presentedBy { return pc }
@@ -251,7 +258,11 @@ struct TraitFlowModel {
             if nodes[i].kind == .screen {
                 c = nodes[i].device
             } else if isConnected(i), let p = traitParent(i) {
-                c = applyingOverrides(compute(p), i)
+                var base = compute(p)
+                // A presentation in the default style (automatic: a page
+                // sheet, the model never sets a vertical size class) is elevated.
+                if nodes[i].kind == .presentation { base[ModelTraits.interfaceLevel] = ModelTraits.elevated }
+                c = applyingOverrides(base, i)
             } else {
                 c = nodes[i].current
             }
@@ -343,6 +354,7 @@ struct TraitFlowModel {
             case .viewController:
                 todo += [n.rootOf, n.presentedBy, n.parent, n.view.flatMap { nodes[$0].superview }].compactMap { $0 }
             case .presentation:
+                if let p = traitParent(c) { todo.append(p) }
                 if let p = n.presented, nodes[p].presentedBy == c, let a = n.presenter { todo.append(a) }
             default:
                 break
@@ -352,6 +364,17 @@ struct TraitFlowModel {
     }
 
     func presenter(of vc: Int) -> Int? { nodes[vc].presentedBy.flatMap { nodes[$0].presenter } }
+
+    /// The controller that makes a presentation `a` requests (the model
+    /// presents in the default style): the top of `a`'s parent chain, or `a`
+    /// itself when it presents itself (SPEC section 4: forwarded up).
+    func presentationTarget(_ a: Int, presenting b: Int) -> Int {
+        if a == b { return a }
+        var t = a
+        var steps = 0
+        while let p = nodes[t].parent, steps <= nodes.count { t = p; steps += 1 }
+        return t
+    }
 
     /// What the model expects of `op`, without changing anything.
     func outcome(of op: ModelOp) -> ModelOutcome {
@@ -392,8 +415,9 @@ struct TraitFlowModel {
             if n.rootOf != nil || n.parent != nil || n.presentedBy != nil { return .refused }
             if let v = n.view, let s = nodes[v].superview, s != w { return .refused }
             return .applied
-        case .present(let b, let a):
-            guard node(a, .viewController) != nil, node(b, .viewController) != nil else { return .skipped }
+        case .present(let b, let requester):
+            guard node(requester, .viewController) != nil, node(b, .viewController) != nil else { return .skipped }
+            let a = presentationTarget(requester, presenting: b)
             if nodes[a].presenting != nil { return .refused }
             if controllerAncestors(a).contains(b) || controllerAncestors(b).contains(a) { return .refused }
             let n = nodes[b]
@@ -498,7 +522,8 @@ struct TraitFlowModel {
                 nodes[v].superview = w
                 nodes[w].subviews.insert(v, at: 0)
             }
-        case .present(let b, let a):
+        case .present(let b, let requester):
+            let a = presentationTarget(requester, presenting: b)
             let pc = add(.presentation)
             let id = nodes.count - 1
             pc.presenter = a
@@ -512,6 +537,8 @@ struct TraitFlowModel {
                 nodes[nodes[pc].presented!].presentedBy = nil
             } else if let p = presenter(of: vc) {
                 apply(.dismiss(p))
+            } else if let p = nodes[vc].parent {
+                apply(.dismiss(p))   // forwarded, as UIKit forwards it
             }
         case .setWindowScene(let s, let w):
             if nodes[w].scene == s { return }
