@@ -31,10 +31,8 @@ local function show(deviceName, screenTraits)
   return popover
 end
 
-local ipad = show("iPad", { userInterfaceIdiom = "pad", userInterfaceStyle = "light",
-                            horizontalSizeClass = "regular", verticalSizeClass = "regular" })
-show("iPhone", { userInterfaceIdiom = "phone", userInterfaceStyle = "light",
-                 horizontalSizeClass = "compact", verticalSizeClass = "regular" })
+local ipad = show("iPad", { device = "iPad Pro 13-inch (M4)", userInterfaceStyle = "light" })
+show("iPhone", { device = "iPhone 15 Pro", userInterfaceStyle = "light" })
 
 -- Why: the chain each value came from (what `:why` shows in the REPL).
 print("why the iPad popover's level:")

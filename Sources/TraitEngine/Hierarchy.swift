@@ -35,11 +35,14 @@ public final class Screen: TraitEnvironment {
         traitCollection = traits
     }
 
-    /// The screen of `device` in `orientation`: `settings` (style, text
-    /// size, ...) with the device's traits (``Device/screenTraits(_:settings:)``).
+    /// The screen of `device` in `orientation`: the default profile's
+    /// settings (``TraitWorld/mainScreenTraits``: light, default text size,
+    /// base level, ...), the device's traits (``Device/screenTraits(_:settings:)``),
+    /// then `settings` (what the script chose) over them.
     public convenience init(world: TraitWorld, device: Device, orientation: Orientation = .portrait,
                             settings: TraitCollection = .empty) throws {
-        self.init(world: world, traits: try device.screenTraits(orientation, settings: settings))
+        let traits = try device.screenTraits(orientation, settings: TraitWorld.mainScreenTraits)
+        self.init(world: world, traits: settings.entries.isEmpty ? traits : traits.applying(settings.entries))
         self.device = device
         self.orientation = orientation
     }
