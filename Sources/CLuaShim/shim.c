@@ -660,11 +660,71 @@ static const char *tl_error_value_text(lua_State *L, int *described) {
 int tl_msghandler(lua_State *L) {
     int described;
     const char *msg = tl_error_value_text(L, &described);
-    // An error from a callback already carries the traceback of where it was
-    // raised; a second one from the code that called ui.update() only repeats.
-    if (described || strstr(msg, "\nstack traceback:\n") != NULL) return 1;
+    if (described) return 1;
+    // An error from a callback carries the traceback of the callback's own
+    // frames (tl_callback_msghandler): the frames of the code that called
+    // ui.update() follow it, under the same header.
+    if (strstr(msg, "\nstack traceback:\n") != NULL) {
+        luaL_traceback(L, L, NULL, 1);
+        const char *frames = strchr(lua_tostring(L, -1), '\n');
+        lua_pushstring(L, msg);
+        lua_pushstring(L, frames ? frames : "");
+        lua_concat(L, 2);
+        return 1;
+    }
     luaL_traceback(L, L, msg, 1);
     return 1;
+}
+
+// `traitlab test --verbose`: tracebacks keep the frames of TraitLab and
+// busted (one host a process, so a process-wide flag).
+static int tl_full_tracebacks = 0;
+void tl_set_full_tracebacks(int on) { tl_full_tracebacks = on; }
+
+static int tl_trampoline(lua_State *L);
+static int tl_indexer(lua_State *L);
+static int tl_env_index(lua_State *L);
+static int tl_env_newindex(lua_State *L);
+static int tl_collection_index(lua_State *L);
+
+// The level of the innermost frame that is TraitLab's way into Swift (a
+// library function, an environment's index or newindex): the callback's
+// frames are the levels above it. 0 when there is none within the levels a
+// traceback lists in full (luaL_traceback shows 21 and skips the rest: the
+// traceback is then kept whole). lua_getstack walks from the top, so a
+// search of a deep stack (a stack overflow) would be quadratic.
+static int tl_host_boundary_level(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 1; level <= 22 && lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "f", &ar)) continue;
+        lua_CFunction f = lua_tocfunction(L, -1);
+        lua_pop(L, 1);
+        if (f == tl_trampoline || f == tl_indexer || f == tl_env_index || f == tl_env_newindex
+            || f == tl_collection_index) return level;
+    }
+    return 0;
+}
+
+// luaL_traceback of the callback's frames only: the traceback on top is cut
+// before the line of level `boundary` (levels are its lines after the
+// header, but for "(...tail calls...)" lines; a traceback that skipped
+// levels is kept whole).
+static void tl_cut_traceback(lua_State *L, int boundary) {
+    const char *text = lua_tostring(L, -1);
+    const char *header = strstr(text, "\nstack traceback:");
+    if (!header || boundary <= 0) return;
+    const char *line = strchr(header + 1, '\n');
+    int level = 0;
+    while (line) {
+        const char *body = line + 1;
+        if (strncmp(body, "\t...\t(skipping", 15) == 0) return;
+        if (strncmp(body, "\t(...tail calls...)", 20) != 0 && ++level == boundary) {
+            lua_pushlstring(L, text, (size_t)(line - text));
+            lua_replace(L, -2);
+            return;
+        }
+        line = strchr(body, '\n');
+    }
 }
 
 void tl_recover(lua_State *L) {
@@ -681,7 +741,11 @@ void tl_recover(lua_State *L) {
 // code that called ui.update() gets the very value raised, as pcall would.
 static int tl_callback_msghandler(lua_State *L) {
     if (lua_type(L, 1) != LUA_TSTRING) return 1;
-    return tl_msghandler(L);
+    const char *msg = lua_tostring(L, 1);
+    if (strstr(msg, "\nstack traceback:\n") != NULL) return 1;   // from a callback within this one
+    luaL_traceback(L, L, msg, 1);
+    if (!tl_full_tracebacks) tl_cut_traceback(L, tl_host_boundary_level(L));
+    return 1;
 }
 
 static int tl_pcall_with(lua_State *L, int nargs, int nresults, lua_CFunction handler) {

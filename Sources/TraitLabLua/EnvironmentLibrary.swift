@@ -930,6 +930,12 @@ extension LuaHost {
 
     /// Calls a Lua registration. Returns false when its target was collected.
     public func environment(_ env: TraitEnvironment, deliver id: Int, previous: TraitCollection) throws -> Bool {
+        do { return try deliverRegistration(env, id: id, previous: previous) } catch let e as LuaError {
+            throw e.inCallback("a registerForTraitChanges handler", of: env)
+        }
+    }
+
+    private func deliverRegistration(_ env: TraitEnvironment, id: Int, previous: TraitCollection) throws -> Bool {
         // A function handler is found and called from C (tl_env_call); the
         // previous collection's object is the recent slot (siblings share it).
         let previousRef = recentSlot(holding: previous)

@@ -25,6 +25,25 @@ public enum LuaError: Error {
         case .message(let m), .raised(let m), .value(_, let m): return m
         }
     }
+
+    /// The error with the callback it came from: the message says
+    /// `in layoutSubviews of View "cell"` on a line of its own, and the
+    /// traceback's last frame (the callback's function, which UIKit called
+    /// with no name Lua knows) is named so too. Only Lua's own messages are
+    /// changed; an error value (a luassert failure) stays the very value.
+    func inCallback(_ callback: String, of env: TraitEnvironment) -> LuaError {
+        // (Lua's memory error has no position; it is reported as it is.)
+        guard case .raised(let text) = self, !text.hasPrefix("not enough memory") else { return self }
+        let place = "in \(callback) of \(env)"
+        let marker = "\nstack traceback:\n"
+        guard let header = text.firstRange(of: marker) else { return .raised(text + "\n\t" + place) }
+        var frames = String(text[header.upperBound...])
+        let lastLine = frames.lastIndex(of: "\t") ?? frames.startIndex
+        if frames.hasSuffix(">"), let fn = frames[lastLine...].firstRange(of: " in function <") {
+            frames.replaceSubrange(fn.lowerBound..<frames.endIndex, with: " " + place)
+        }
+        return .raised(String(text[..<header.lowerBound]) + "\n\t" + place + "\nstack traceback:\n" + frames)
+    }
 }
 
 /// A Swift function callable from Lua. It reads its arguments from the stack,

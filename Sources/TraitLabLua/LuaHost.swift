@@ -686,6 +686,12 @@ extension LuaHost: TraitWorldDelegate {
     }
 
     public func environment(_ env: TraitEnvironment, traitCollectionDidChange previous: TraitCollection) throws {
+        do { try callTraitCollectionDidChange(env, previous) } catch let e as LuaError {
+            throw e.inCallback("traitCollectionDidChange", of: env)
+        }
+    }
+
+    private func callTraitCollectionDidChange(_ env: TraitEnvironment, _ previous: TraitCollection) throws {
         if try callCallback(env, TraitEnvironment.hostTraitCollectionDidChange, previous: previous) { return }
         push(env)
         let u = L.top
@@ -697,6 +703,12 @@ extension LuaHost: TraitWorldDelegate {
     }
 
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
+        do { try callLifecycle(env, event) } catch let e as LuaError {
+            throw e.inCallback(event.rawValue, of: env)
+        }
+    }
+
+    private func callLifecycle(_ env: TraitEnvironment, _ event: LifecycleEvent) throws {
         // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
         let key = refs.eventKeys[event.ordinal]

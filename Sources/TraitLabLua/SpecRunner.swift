@@ -202,6 +202,10 @@ extension LuaHost {
             try host.loadPlugin(name)
             return 1
         }
+        fn("full_tracebacks") { c in
+            tl_set_full_tracebacks(lua_toboolean(c.L, 1))
+            return 0
+        }
         fn("reset_world") { c in
             c.host.resetWorld()
             return 0

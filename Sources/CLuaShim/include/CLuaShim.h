@@ -367,6 +367,9 @@ int tl_openlibs(lua_State *L);
 
 // ---- Embedded Lua sources ----
 const char *tl_embedded_source(const char *name, size_t *len);
+// Whether a callback's traceback keeps the frames below it (TraitLab's and
+// busted's): `traitlab test --verbose`.
+void tl_set_full_tracebacks(int on);
 
 // ---- Macro wrappers ----
 static inline int tl_registryindex(void) { return LUA_REGISTRYINDEX; }

@@ -16,6 +16,7 @@
 local tl, opts = ...
 
 local unpack = table.unpack
+local oneTraceback
 
 local handlerNames = { tap = 'TAP', junit = 'junit', json = 'json' }
 
@@ -496,6 +497,28 @@ resetComboCounts()
 local closingLine
 local endSubscribed
 
+-- An error raised in a callback (layoutSubviews, a registration handler)
+-- carries the callback's own frames in its message (the frames of the spec
+-- that called ui.update() are busted's trace): the message keeps its first
+-- lines (file:line: message, "in layoutSubviews of View ..."), and the
+-- callback's frames go at the head of the trace, so every output handler
+-- shows one message and one traceback.
+local verbose = false
+for _, a in ipairs(opts.args) do
+  if a == '-v' or a == '--verbose' then verbose = true elseif a == '--no-verbose' then verbose = false end
+end
+tl.full_tracebacks(verbose)
+
+oneTraceback = function(message, trace)
+  local head, frames = message:match('^(.-)\nstack traceback:\n(.*)$')
+  if not head then return message, trace end
+  local copy = {}
+  if type(trace) == 'table' then for k, v in pairs(trace) do copy[k] = v end end
+  local below = type(copy.traceback) == 'string' and copy.traceback:match('stack traceback:\n(.*)$') or ''
+  copy.traceback = '\nstack traceback:\n' .. frames .. (below ~= '' and ('\n' .. below) or '\n')
+  return head, copy
+end
+
 local function extend(busted)
   local setfenv = require 'busted.compatibility'.setfenv
   local safe = busted.safe
@@ -583,7 +606,13 @@ local function extend(busted)
       message = (trace and (trace.short_src .. ':' .. trace.currentline .. ': ') or '') .. 'not enough memory'
                 .. (opts.memory and (' (--memory-limit of %d bytes per file)'):format(opts.memory) or '')
     end
-    local ret = table.pack(publish(channel, element, parent, message, ...))
+    local n = select('#', ...)
+    local rest = table.pack(...)
+    if (channel[1] == 'error' or channel[1] == 'failure') and type(message) == 'string' then
+      message, rest[1] = oneTraceback(message, rest[1])
+      n = math.max(n, 1)
+    end
+    local ret = table.pack(publish(channel, element, parent, message, unpack(rest, 1, n)))
     tl.resume_stop(paused)
     return unpack(ret, 1, ret.n)
   end
