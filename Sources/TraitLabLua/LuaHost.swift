@@ -56,6 +56,8 @@ public final class LuaHost {
     /// (`traitlab test --sandbox`: the spec's sandboxed globals), or
     /// LUA_NOREF for the state's own.
     var pluginEnvironment: Int32 = LUA_NOREF
+    /// `ui.Observable`'s module and whether its objects need arming (ObservableLibrary).
+    var observation = ObservationState()
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -678,6 +680,7 @@ extension LuaHost: TraitWorldDelegate {
     }
 
     public func environment(_ env: TraitEnvironment, lifecycle event: LifecycleEvent) throws {
+        if observation.needsArming { try armObservablesIfNeeded() }
         // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
         if try callCallback(env, event.hostBit, previous: nil) { return }
