@@ -44,6 +44,10 @@ extension LuaHost {
             env.invalidateObserved(TrackedWork.allCases[k - 1], run: UInt64(bitPattern: Int64(run)))
             return 0
         }
+        setFunction(fns, "observable", "tracking") { c in
+            c.L.push(c.host.world.tracksObservation && c.host.world.trackingEnvironment != nil)
+            return 1
+        }
         setFunction(fns, "observable", "disarmed") { c in
             c.host.observation.needsArming = true
             return 0

@@ -11,7 +11,7 @@
 -- environment or an observable alive: reads are kept per object, in its
 -- metatable, by environment object in weak-keyed tables.
 local host = ...
-local current, invalidate, disarmedOne = host.current, host.invalidate, host.disarmed
+local current, invalidate, disarmedOne, tracking = host.current, host.invalidate, host.disarmed, host.tracking
 
 local next, type, tostring, setmetatable, rawequal = next, type, tostring, setmetatable, rawequal
 local format, sort, concat = string.format, table.sort, table.concat
@@ -129,8 +129,12 @@ function M.new(init)
   }
   setmetatable(proxy, mt)
   metaOf[proxy] = mt
-  disarmed[proxy] = true
-  disarmedOne()
+  if tracking() then
+    mt.__index = tracked -- made in a tracked method: its reads there count
+  else
+    disarmed[proxy] = true
+    disarmedOne()
+  end
   return proxy
 end
 
