@@ -37,8 +37,9 @@ extension LuaHost {
             return 3
         }
         setFunction(fns, "observable", "invalidate") { c in
-            // (Values from the module's own tables; a dead or other world's environment is skipped.)
-            guard let env = c.L.box(1, as: TraitEnvironment.self), env.world === c.host.world,
+            // (Values from the module's own tables; a dead or other world's environment is skipped,
+            // and with tracking turned off, what was read while it was on no longer counts.)
+            guard c.host.world.tracksObservation, let env = c.L.box(1, as: TraitEnvironment.self), env.world === c.host.world,
                   let k = c.L.integer(2), k >= 1, k <= TrackedWork.allCases.count,
                   let run = c.L.integer(3) else { return 0 }
             env.invalidateObserved(TrackedWork.allCases[k - 1], run: UInt64(bitPattern: Int64(run)))
