@@ -28,6 +28,7 @@ read_globals = {
   ui = members [[
     Screen WindowScene Window View ViewController HostingController PresentationController
     Color update stats dump picture trace hierarchyMode devices
+    Observable available ios observationTracking
   ]],
   swiftui = members [[
     EnvironmentKey bridge View ViewControllerRepresentable ViewRepresentable HostingConfiguration
@@ -36,8 +37,9 @@ read_globals = {
   ]],
   plugins = members [[ load list reload addPath path ]],
 }
--- The one member scripts assign: `ui.hierarchyMode = "legacy"`.
+-- The members scripts assign: `ui.hierarchyMode = "legacy"`, `ui.observationTracking = true`.
 read_globals.ui.fields.hierarchyMode.read_only = false
+read_globals.ui.fields.observationTracking.read_only = false
 
 files["**/*_spec.lua"] = { std = "+busted" }
 

@@ -644,6 +644,8 @@ function Color:resolvedColor(traitCollection) end
 ---@field Color ui.Color
 ---@field hierarchyMode "ios17"|"legacy" The trait flow: iOS 17's (default) or the one before it.
 ---@field devices string[] The device catalogue's names (Apple's layout guidelines), for `ui.Screen { device = ... }` and `--device`.
+---@field ios string The iOS version this world runs, as `UIDevice.systemVersion` reads ("26.0"). Read-only.
+---@field observationTracking boolean Whether tracked methods track `ui.Observable` reads: always on iOS 26; on iOS 18 set it to `true` to opt in (the `UIObservationTrackingEnabled` key); an error before 18.
 ui = {}
 
 ---Applies everything pending, as one run-loop turn: trait collections top-down
@@ -689,6 +691,24 @@ function ui.picture(node, path, options) end
 ---`trait`, `value`), `false` or nil stops.
 ---@param handler boolean|string|fun(event: ui.TraceEvent)|nil
 function ui.trace(handler) end
+
+---An object like an instance of a Swift `@Observable` class: a property read in
+---a tracked method (`layoutSubviews`, `draw`, `updateProperties`,
+---`viewWillLayoutSubviews`, `viewDidLayoutSubviews`) is tracked, and setting it
+---to a different value later invalidates exactly that work, which runs again at
+---the next update. Reads elsewhere are not tracked. `pairs`, `#` and `tostring`
+---go over its values.
+---@param values? table The initial properties (copied).
+---@return table
+---@nodiscard
+function ui.Observable(values) end
+
+---Whether this world's iOS is at least `version` ("18", "18.0", "18.2"), like
+---Swift's `#available(iOS 18.0, *)`: the major versions are compared.
+---@param version string|integer
+---@return boolean
+---@nodiscard
+function ui.available(version) end
 
 -- ---------------------------------------------------------------------------
 -- swiftui

@@ -67,7 +67,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects|lua-fresh-read --views N [--iterations K]"
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects|lua-fresh-read|observable --views N [--iterations K]"
                   + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
@@ -111,6 +111,13 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
             }
             print("\(name) views \(o.views) iterations \(o.iterations): \(sig3(s / Double(o.iterations * o.views) * 1e9)) ns/read")
             host.close()
+        } else if name == "observable" {
+            // The "ui.Observable" rows alone (--views: reads per loop; --iterations: runs).
+            let f = measureObservable(reads: o.views, repeats: o.iterations)
+            if let e = f.error { throw BenchError(e) }
+            print("observable untracked \(duration(f.untrackedRead)) / plain \(duration(f.plainRead)) = \(ratio(f.untrackedRead / f.plainRead)) (target 2×);"
+                  + " tracked \(duration(f.trackedRead)) = \(ratio(f.trackedRead / f.plainRead));"
+                  + " floor (plain Lua, __index = table) \(duration(f.indexTableRead)) = \(ratio(f.indexTableRead / f.plainRead))")
         } else if name == "spec-files" {
             // --views is the number of files here.
             let f = measureSpecFiles(files: o.views, runs: o.iterations)
@@ -253,6 +260,14 @@ func runAll(_ o: Options) -> Int32 {
     print(row("  (against one plain field read)", ["", duration(b.plainRead), ratio(b.viewRead / b.plainRead)]))
     report.check("Lua reads of a trait return its value", b.valuesRead && b.error == nil, b.error ?? "")
 
+    // ui.Observable.
+    let ob = measureObservable(reads: o.luaReads, repeats: o.luaRepeats)
+    print(header("ui.Observable: \(grouped(ob.reads)) reads per loop", ["observable", "plain table", "ratio"]))
+    print(row("model.unread outside tracked methods", [duration(ob.untrackedRead), duration(ob.plainRead), ratio(ob.untrackedRead / ob.plainRead)]))
+    print(row("model.unread in layoutSubviews", [duration(ob.trackedRead), duration(ob.plainRead), ratio(ob.trackedRead / ob.plainRead)]))
+    print(row("  (floor: plain Lua, __index = table)", [duration(ob.indexTableRead), duration(ob.plainRead), ratio(ob.indexTableRead / ob.plainRead)]))
+    report.check("ui.Observable reads return the value and tracked reads invalidate", ob.valuesRead && ob.error == nil, ob.error ?? "")
+
     // Host.
     let h = measureHost(startRuns: o.startRuns, workRuns: o.workRuns, fib: o.workload.fib, size: o.workload.size)
     print(header("host: \(o.startRuns) start-ups, \(o.workRuns) workloads", ["traitlab", "lua5.4", "ratio"]))
@@ -361,6 +376,7 @@ func runAll(_ o: Options) -> Int32 {
                   limit: 0) { "\(Int($0)) calls" }
     report.target("collection.someTrait vs a table field read", b.collectionRead / b.plainRead, limit: 4) { ratio($0) }
     report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
+    report.target("untracked ui.Observable read vs a table field read", ob.error == nil ? ob.untrackedRead / ob.plainRead : nil, limit: 2) { ratio($0) }
     report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 2) { ratio($0) }
     report.target("traitlab test -j 1, time vs busted (files/s at least busted's)", sf.error == nil ? sf.traitlabJ1 / sf.busted : nil, limit: 1) { ratio($0) }
     report.target("traitlab test -j 2, time vs busted", sf.error == nil ? sf.traitlabJ2 / sf.busted : nil, limit: 1) { ratio($0) }

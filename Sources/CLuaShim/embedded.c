@@ -12,9 +12,14 @@ static const char sandbox_lua[] = {
 #embed "lua/sandbox.lua"
     , 0};
 
+static const char observable_lua[] = {
+#embed "lua/observable.lua"
+    , 0};
+
 static const struct { const char *name; const char *source; size_t size; } tl_sources[] = {
     {"busted", busted_lua, sizeof busted_lua - 1},
     {"sandbox", sandbox_lua, sizeof sandbox_lua - 1},
+    {"observable", observable_lua, sizeof observable_lua - 1},
 };
 
 const char *tl_embedded_source(const char *name, size_t *len) {

@@ -101,7 +101,7 @@ public enum LifecycleEvent: String, CaseIterable, Sendable {
 /// layout (`layoutSubviews`, `viewWillLayoutSubviews`, ...), display
 /// (`draw`), properties (`updateProperties`) or constraints
 /// (`updateConstraints`, `updateViewConstraints`).
-public enum TrackedWork: Sendable { case layout, display, properties, constraints }
+public enum TrackedWork: Sendable, CaseIterable { case layout, display, properties, constraints }
 
 struct TrackedTraits {
     var layout: [TraitDefinition] = []
@@ -259,6 +259,9 @@ final class EnvironmentDetails {
     /// entries are then the two merged.
     var layers: [TraitLayer: [TraitCollection.Entry]] = [:]
     var userOverrides: [TraitCollection.Entry] = []
+    /// The latest run of each kind of tracked work here, once one of them
+    /// read an observed value (``ObservationRuns``).
+    var observationRuns: ObservationRuns?
 }
 
 /// Traits an environment gets from somewhere other than its
@@ -421,7 +424,7 @@ open class TraitEnvironment: CustomStringConvertible {
         guard let x = extras else { return }
         if let d = x.details {
             guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.hostedContent == nil,
-                  d.layers.isEmpty else { return }
+                  d.layers.isEmpty, d.observationRuns == nil else { return }
             x.details = nil
         }
         guard x.overrideEntries.isEmpty, x.tracked == nil, x.owningViewController == nil else { return }
@@ -971,14 +974,16 @@ open class TraitEnvironment: CustomStringConvertible {
             world.activeDelegate?.environmentDidUpdateTraits(view)
         }
         let outer = TraitCollection.tracker
-        let outerEnv = world.trackingEnvironment, outerKind = world.trackingKind
+        let outerEnv = world.trackingEnvironment, outerKind = world.trackingKind, outerRun = world.trackingRun
         TraitCollection.tracker = Unmanaged.passUnretained(tracker)
         world.trackingEnvironment = self
         world.trackingKind = kind
+        world.trackingRun = startTrackingRun(kind, continuing: accumulate)
         defer {
             TraitCollection.tracker = outer
             world.trackingEnvironment = outerEnv
             world.trackingKind = outerKind
+            world.trackingRun = outerRun
             if accumulate {
                 for d in tracker.read where !(trackedBox?.traits[kind].contains(where: { $0 === d }) ?? false) {
                     tracked[kind].append(d)

@@ -118,6 +118,13 @@ public final class TraitWorld {
     /// The kind of work whose tracked method is running (with
     /// ``trackingEnvironment``): what a host records an observable read for.
     @exclusivity(unchecked) public internal(set) var trackingKind: TrackedWork = .layout
+    /// The run of the tracked method that is running (with
+    /// ``trackingEnvironment``): a number no other run has, the same for
+    /// the parts of one run (a view controller's `viewWillLayoutSubviews`
+    /// and `viewDidLayoutSubviews`); 0 outside tracked methods. Hosts
+    /// recording observed reads keep it with each read (``ObservationRuns``).
+    @exclusivity(unchecked) public internal(set) var trackingRun: UInt64 = 0
+    @exclusivity(unchecked) var lastTrackingRun: UInt64 = 0
 
     @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
     @exclusivity(unchecked) var pendingScreens: [Screen] = []
@@ -1113,7 +1120,8 @@ public final class TraitWorld {
         let vc = v.owningViewController.flatMap { $0.viewIfLoaded === v ? $0 : nil }
         if let vc {
             vc.tracked.layout = []
-            try vc.tracking(.layout, accumulate: true) { try vc.viewWillLayoutSubviews() }
+            // (A new run: viewDidLayoutSubviews adds to what this one reads.)
+            try vc.tracking(.layout) { try vc.viewWillLayoutSubviews() }
         }
         try v.tracking(.layout) { try v.layoutSubviews() }
         if let vc { try vc.tracking(.layout, accumulate: true) { try vc.viewDidLayoutSubviews() } }

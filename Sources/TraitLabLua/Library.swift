@@ -35,6 +35,7 @@ extension LuaHost {
         installTraits()
         L.rawSet(lib, "traits")
         installUI()
+        try installObservable(into: -1)
         L.rawSet(lib, "ui")
         installSwiftUI()
         L.rawSet(lib, "swiftui")
@@ -129,7 +130,7 @@ extension LuaHost {
         // ui.hierarchyMode is a property: reads and writes go through the metatable.
         L.newTable()
         L.pushFunction(LuaFunctions.id("ui.index", { c in
-            guard c.L.string(2) == "hierarchyMode" else { c.L.pushNil(); return 1 }
+            guard c.L.string(2) == "hierarchyMode" else { c.host.pushVersionProperty(c.L.string(2)); return 1 }
             c.L.push(c.host.world.hierarchyMode.rawValue)
             return 1
         }))
@@ -137,6 +138,7 @@ extension LuaHost {
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
+                if try c.host.setVersionProperty(c) { return 0 }
                 try c.table(1)
                 guard c.L.isTableKey(2) else { throw LuaError.message("ui: table index is nil or NaN") }
                 c.L.setTop(3)

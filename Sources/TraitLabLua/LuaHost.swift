@@ -63,6 +63,8 @@ public final class LuaHost {
     /// (`traitlab test --sandbox`: the spec's sandboxed globals), or
     /// LUA_NOREF for the state's own.
     var pluginEnvironment: Int32 = LUA_NOREF
+    /// `ui.Observable`'s module and whether its objects need arming (ObservableLibrary).
+    var observation = ObservationState()
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -709,6 +711,7 @@ extension LuaHost: TraitWorldDelegate {
     }
 
     private func callLifecycle(_ env: TraitEnvironment, _ event: LifecycleEvent) throws {
+        if observation.needsArming { try armObservablesIfNeeded() }
         // Reads during tracked work must reach Swift, not the cached object.
         if event.isTracked && env.hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { dropCachedCollection(env) }
         let key = refs.eventKeys[event.ordinal]

@@ -1,0 +1,152 @@
+import CLua
+import CLuaShim
+import TraitEngine
+
+/// What the host keeps for `ui.Observable` (the objects themselves live in
+/// Lua: the embedded observable.lua).
+struct ObservationState {
+    /// The module table ({ new, arm, isObservable }).
+    var module: Int32 = LUA_NOREF
+    /// Some observable reads plainly: arm them before a tracked method of a
+    /// script runs.
+    var needsArming = false
+}
+
+extension LuaHost {
+    /// Loads the embedded observable module and sets `ui.Observable`,
+    /// `ui.available`, and the host functions the module reads with.
+    func installObservable(into ui: Int32) throws {
+        let ui = L.absIndex(ui)
+        var len = 0
+        guard let src = tl_embedded_source("observable", &len) else {
+            throw LuaError.message("the observable module is missing from this build")
+        }
+        guard luaL_loadbufferx(L, src, len, "=traitlab.observable", "t") == LUA_OK else {
+            throw LuaError.message("cannot load the observable module: \(popError())")
+        }
+        L.newTable()
+        let fns = L.top
+        setFunction(fns, "observable", "current") { c in
+            // The running tracked method: its environment, kind of work and run.
+            let world = c.host.world
+            guard world.tracksObservation, let env = world.trackingEnvironment else { return 0 }
+            let run = env.noteObservedRead()
+            c.host.push(env)
+            c.L.push(world.trackingKind.index + 1)
+            lua_pushinteger(c.L, lua_Integer(Int64(bitPattern: run)))
+            return 3
+        }
+        setFunction(fns, "observable", "invalidate") { c in
+            // (Values from the module's own tables; a dead or other world's environment is skipped,
+            // and with tracking turned off, what was read while it was on no longer counts.)
+            guard c.host.world.tracksObservation, let env = c.L.box(1, as: TraitEnvironment.self), env.world === c.host.world,
+                  let k = c.L.integer(2), k >= 1, k <= TrackedWork.allCases.count,
+                  let run = c.L.integer(3) else { return 0 }
+            env.invalidateObserved(TrackedWork.allCases[k - 1], run: UInt64(bitPattern: Int64(run)))
+            return 0
+        }
+        setFunction(fns, "observable", "tracking") { c in
+            c.L.push(c.host.world.tracksObservation && c.host.world.trackingEnvironment != nil)
+            return 1
+        }
+        setFunction(fns, "observable", "disarmed") { c in
+            c.host.observation.needsArming = true
+            return 0
+        }
+        guard tl_pcall(L, 1, 1) == LUA_OK else {
+            throw LuaError.message("cannot load the observable module: \(popError())")
+        }
+        guard lua_type(L, -1) == LUA_TTABLE else {
+            L.pop()
+            throw LuaError.message("the observable module returned no table")
+        }
+        _ = L.rawGet(-1, "new")
+        L.rawSet(ui, "Observable")
+        observation.module = L.ref()
+
+        setFunction(ui, "ui", "available") { c in
+            // #available(iOS 18.0, *): the world's major version is at least that.
+            let major: Int
+            if let s = c.L.string(1) {
+                guard let m = LuaHost.majorVersion(s) else {
+                    throw c.argError(1, "an iOS version like \"18.0\" expected, got \"\(s)\"")
+                }
+                major = m
+            } else if let n = c.L.integer(1), lua_type(c.L, 1) == LUA_TNUMBER {
+                major = n
+            } else {
+                throw c.typeError(1, "version string")
+            }
+            c.L.push(c.host.world.os.major >= major)
+            return 1
+        }
+    }
+
+    /// The major version of "18", "18.0" or "18.2.1"; nil for anything else.
+    static func majorVersion(_ s: String) -> Int? {
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count),
+              parts.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return Int(parts[0])
+    }
+
+    /// Arms the observables before a script's tracked method runs (from the
+    /// world's delegate), so that its reads reach the module.
+    func armObservablesIfNeeded() throws {
+        guard observation.needsArming, world.tracksObservation, world.trackingEnvironment != nil else { return }
+        observation.needsArming = false
+        L.registryTable(observation.module)
+        _ = L.rawGet(-1, "arm")
+        tl_remove(L, -2)
+        guard lua_type(L, -1) == LUA_TFUNCTION else { L.pop(); return }
+        try call(0)
+    }
+
+    // MARK: - ui.ios, ui.observationTracking
+
+    /// Pushes the value of the version property `key` of `ui` (nil when
+    /// `key` is none of them).
+    func pushVersionProperty(_ key: String?) {
+        switch key {
+        case "ios": L.push(world.os.description)
+        case "observationTracking": L.push(world.tracksObservation)
+        default: L.pushNil()
+        }
+    }
+
+    /// Sets the version property named by the key at 2 of `ui` to the value
+    /// at 3; false when the key is not one of them.
+    func setVersionProperty(_ c: LuaCall) throws -> Bool {
+        switch c.L.string(2) {
+        case "ios":
+            throw LuaError.message("ui.ios is read-only (the iOS version is chosen on the command line: --ios)")
+        case "observationTracking":
+            guard lua_type(c.L, 3) == LUA_TBOOLEAN else {
+                throw LuaError.message("ui.observationTracking must be true or false, got \(c.L.typeName(3))")
+            }
+            try setObservationTracking(c.L.bool(3))
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The `UIObservationTrackingEnabled` Info.plist key: an opt-in from
+    /// iOS 18; iOS 26 always tracks and no longer reads the key (Apple's
+    /// page for the key; WWDC25 "What's new in UIKit").
+    func setObservationTracking(_ on: Bool) throws {
+        let feature = OSVersion.Feature.observationTracking
+        let os = world.os
+        if os.has(feature) {
+            if !on { throw LuaError.message("observation tracking is always on in iOS \(os.major) (UIObservationTrackingEnabled is only read by iOS 18)") }
+            return
+        }
+        guard let from = feature.optInFrom, os.major >= from.major else {
+            if on {
+                throw LuaError.message("ui.observationTracking needs iOS \(feature.optInFrom?.major ?? feature.introduced.major) or later (this world runs iOS \(os.major))")
+            }
+            return
+        }
+        if on { world.optedIn.insert(feature) } else { world.optedIn.remove(feature) }
+    }
+}
