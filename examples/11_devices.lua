@@ -20,7 +20,7 @@ root.view:addSubview(list)
 function list:layoutSubviews()
   self.style = self.traitCollection.horizontalSizeClass == "regular" and "sidebar" or "single column"
 end
-if not ui.available or not ui.available("18.0") then
+if not ui.available("18.0") then
   list:registerForTraitChanges({ traits.HorizontalSizeClass }, { action = "setNeedsLayout" })
 end
 list:setNeedsLayout()
@@ -34,7 +34,7 @@ local function show(step)
     bounds.width, bounds.height, tc.horizontalSizeClass, tc.verticalSizeClass, list.style))
 end
 
-print(("%s, iOS %s"):format(ipad.device, ui.ios or "26.0"))
+print(("%s, iOS %s"):format(ipad.device, ui.ios))
 show("full screen, landscape")
 scene.size = "2/3"
 show("Split View, two thirds")

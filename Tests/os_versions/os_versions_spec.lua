@@ -1,7 +1,7 @@
 -- What differs between the iOS versions TraitLab models (SPEC §13). Run as a
 -- matrix: `traitlab test --ios 16,17,18,26 Tests/os_versions` (Tests/cli/
 -- matrix_test.sh); each test states what its version does, with the source.
-local major = tonumber((ui.ios or "26.0"):match("^(%d+)"))
+local major = tonumber(ui.ios:match("^(%d+)"))
 
 -- A window with a view controller and a view on the main screen, updated.
 local function tree()
