@@ -18,7 +18,7 @@ end
 
 read_globals = {
   traits = members [[
-    enum define collection decode definitions named
+    enum define collection decode definitions named current
     systemTraitsAffectingColorAppearance systemTraitsAffectingImageLookup
     UserInterfaceIdiom UserInterfaceStyle HorizontalSizeClass VerticalSizeClass DisplayScale
     LayoutDirection PreferredContentSizeCategory LegibilityWeight AccessibilityContrast

@@ -37,7 +37,7 @@ describe("constraints", function()
     local label = ui.View { updateConstraints = function() ran.label = true end }
     root.view:addSubview(card); card:addSubview(label)
     ui.update()
-    ran = {}
+    ran.card, ran.label = nil, nil
     card:setNeedsUpdateConstraints(); label:setNeedsUpdateConstraints()
     card:updateConstraintsIfNeeded()
     assert.is_true(ran.card)
@@ -82,7 +82,7 @@ describe("properties", function()
     local label = ui.View { updateProperties = function() ran.label = true end }
     root.view:addSubview(card); card:addSubview(label)
     ui.update()
-    ran = {}
+    ran.card, ran.label = nil, nil
     label:setNeedsUpdateProperties()
     card:updatePropertiesIfNeeded()
     assert.is_nil(ran.card)
