@@ -94,7 +94,7 @@ describe("the current trait collection", function()
   end)
 
   it("is read-only", function()
-    assert.has_error(function() traits.current = traits.collection {} end)
+    assert.has_error(function() traits.current = traits.collection {} end)  -- luacheck: ignore 122
   end)
 
   -- https://developer.apple.com/documentation/uikit/uitraitcollection/current
@@ -103,7 +103,7 @@ describe("the current trait collection", function()
   -- draw, layoutSubviews, updateConstraints, traitCollectionDidChange;
   -- viewWillLayoutSubviews, viewDidLayoutSubviews, updateViewConstraints.
   it("is the environment's collection inside the callbacks Apple lists", function()
-    local screen, window, root = stage()
+    local _, _, root = stage()
     root.overrideUserInterfaceStyle = "dark"
     local seen = {}
     local card = ui.View {
