@@ -124,7 +124,7 @@ describe("the current trait collection", function()
   end)
 
   it("is the environment's collection in a registration handler", function()
-    local screen, window, root = stage()
+    local screen, _, root = stage()
     local seen
     root.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function(view)
       seen = traits.current.userInterfaceStyle
