@@ -262,13 +262,13 @@ static int tl_panic(lua_State *L) {
 
 // Warnings are off until "@on", as in lua5.4; "@off" turns them off again.
 static void tl_warn(void *ud, const char *msg, int tocont) {
-    (void)ud;
     static int continuing = 0, enabled = 0;
     if (!continuing && !tocont && *msg == '@') {
         if (strcmp(msg, "@on") == 0) enabled = 1;
         else if (strcmp(msg, "@off") == 0) enabled = 0;
         return;
     }
+    if (ud) msg = tl_warning_piece((lua_State *)ud, msg, continuing);
     if (enabled) {
         if (!continuing) fputs("Lua warning: ", stderr);
         fputs(msg, stderr);
@@ -299,7 +299,7 @@ lua_State *tl_newstate(size_t limit) {
     h->L = L;
     if (!tl_reserve) tl_reserve = malloc(TL_RESERVE_SIZE);
     lua_atpanic(L, tl_panic);
-    lua_setwarnf(L, tl_warn, NULL);
+    lua_setwarnf(L, tl_warn, L);
     return L;
 }
 
@@ -329,13 +329,29 @@ static void *tl_closing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return tl_closing_base(ud, ptr, osize, nsize);
 }
 
+static void *tl_interrupting_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
 void tl_close(lua_State *L) {
     tl_host *h = tl_gethost(L);
     void *ud;
-    tl_closing_base = lua_getallocf(L, &ud);
+    // (Under a pending interrupt tl_interrupting_alloc stays on top of the
+    // closing allocator; no interrupt may install it half-way through this.)
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGALRM);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    lua_Alloc current = lua_getallocf(L, &ud);
     tl_closing_block = lua_getextraspace(L);
     tl_closing_state = L;
-    lua_setallocf(L, tl_closing_alloc, ud);
+    if (current == tl_interrupting_alloc) {
+        tl_closing_base = h->interrupted_alloc;
+        h->interrupted_alloc = tl_closing_alloc;
+    } else {
+        tl_closing_base = current;
+        lua_setallocf(L, tl_closing_alloc, ud);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
     lua_close(L);
     tl_deadline_forget(L);
     tl_closing_block = NULL;
@@ -1008,6 +1024,72 @@ void tl_set_timeout_message(const char *msg) {
 
 static void tl_restore_hook(lua_State *L);
 
+// What the interrupt raises.
+static const char *tl_interrupt_text(int reason) {
+    return reason == 1 ? tl_timeout_message : reason == 3 ? tl_spec_stop_message() : "interrupted!";
+}
+
+// ---------------------------------------------------------------------------
+// Finalizers under an interrupt
+//
+// Lua runs a `__gc` metamethod with debug hooks off on the thread that
+// collected (Lua 5.4.4, lgc.c, GCTM: "stop debug hooks during GC
+// metamethod"), so the interrupt's count hook never fires inside one, and a
+// script must see its finalizers as lua5.4 runs them: its own function in the
+// metatable, run on that thread, named "__gc" by debug.getinfo (ldebug.c,
+// funcnamefromcall: CIST_FIN). What a finalizer still does is allocate, and
+// the allocator is ours. While an interrupt is pending the state's allocator
+// is this one, which refuses every growing allocation made while a finalizer
+// runs, exactly then: GCTM stops the collector with GCSTPGC around the call,
+// and lua_gc answers -1 while that bit is set (lapi.c, "internal stop?").
+// Lua raises its memory error, GCTM's protected call catches it, and the
+// finalizer ends as one that failed (the warning "error in __gc (...)", with
+// the interrupt's message: tl_warning_piece); the code around it then meets
+// the hook. Swift frames are never refused (tl_may_fail).
+//
+// tl_interrupt installs it (also from a signal handler: lua_setallocf writes
+// the global state's function pointer; the user data, the host record, stays
+// the same), and on its first call after the interrupt is cleared it puts the
+// state's own allocator back: a run without an interrupt pays nothing.
+//
+// A finalizer that loops without allocating cannot be reached (Lua makes no
+// call out of a running finalizer but to the allocator and to hooks); the
+// watchdog's grace period ends the process then (Watchdog.swift).
+
+static void *tl_interrupting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    tl_host *h = (tl_host *)ud;
+    lua_Alloc base = h->interrupted_alloc;
+    if (!h->interrupt) {
+        // Cleared: the state's allocator again, and this one back at once if
+        // an interrupt came in between.
+        lua_setallocf(h->L, base, ud);
+        if (h->interrupt) lua_setallocf(h->L, tl_interrupting_alloc, ud);
+    } else if (nsize > (ptr ? osize : 0) && tl_may_fail(h) && lua_gc(h->L, LUA_GCISRUNNING) < 0) {
+        h->finalizer_refused = 1;
+        return NULL;
+    }
+    return base(ud, ptr, osize, nsize);
+}
+
+// Signal-safe: reads and writes two pointers.
+static void tl_interrupt_finalizers(lua_State *L, tl_host *h) {
+    void *ud;
+    lua_Alloc current = lua_getallocf(L, &ud);
+    if (current != tl_interrupting_alloc && ud == h && h->L) {
+        h->interrupted_alloc = current;
+        lua_setallocf(L, tl_interrupting_alloc, ud);
+    }
+}
+
+const char *tl_warning_piece(lua_State *L, const char *piece, int continuing) {
+    tl_host *h = L ? tl_gethost(L) : NULL;
+    if (h && continuing && h->finalizer_refused && h->interrupt && strcmp(piece, "not enough memory") == 0) {
+        h->finalizer_refused = 0;
+        return tl_interrupt_text(h->interrupt);
+    }
+    return piece;
+}
+
 static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
     tl_host *h = tl_gethost(L);
     int reason = h ? h->interrupt : 0;
@@ -1022,7 +1104,7 @@ static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
         luaL_error(L, "interrupted!");
     }
     // Stays armed: a pcall in the script cannot swallow it for good.
-    luaL_error(L, "%s", reason == 1 ? tl_timeout_message : reason == 3 ? tl_spec_stop_message() : "interrupted!");
+    luaL_error(L, "%s", tl_interrupt_text(reason));
 }
 
 void tl_interrupt(lua_State *L, int reason) {
@@ -1038,6 +1120,7 @@ void tl_interrupt(lua_State *L, int reason) {
             h->saved_hook_mask = lua_gethookmask(L);
             h->saved_hook_count = lua_gethookcount(L);
         }
+        tl_interrupt_finalizers(L, h);
     }
     lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
@@ -1046,7 +1129,10 @@ void tl_interrupt(lua_State *L, int reason) {
 // the main thread's, per state); it has none once the interrupt is cleared.
 void tl_interrupt_coroutine(lua_State *L, int reason) {
     tl_host *h = tl_gethost(L);
-    if (h) h->interrupt = reason;
+    if (h) {
+        h->interrupt = reason;
+        tl_interrupt_finalizers(L, h);
+    }
     lua_sethook(L, tl_interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 

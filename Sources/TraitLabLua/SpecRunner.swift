@@ -174,7 +174,6 @@ extension LuaHost {
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "traitlab.test", name, body) }
         lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
         lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
-        lua_pushcclosure(L, tl_setmetatable, 0); L.rawSet(t, "setmetatable")
         lua_pushcclosure(L, tl_xpcall, 0); L.rawSet(t, "xpcall")
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
         if (try? pushSandboxModule()) != nil { L.rawSet(t, "sandbox") }

@@ -36,8 +36,10 @@ final class Interpreter {
     /// the main thread would miss a loop inside a coroutine (and the REPL
     /// would have to end the session). coroutine.resume and wrap become the
     /// shim's copies of lcorolib's, which keep the stack of running
-    /// coroutines that an interrupt reaches. Message handlers and finalizers,
-    /// which Lua runs with hooks off, are covered the same way.
+    /// coroutines that an interrupt reaches. A message handler runs with
+    /// hooks off once a hook raised: xpcall skips it after an interrupt.
+    /// (Finalizers, which Lua also runs with hooks off, stay as Lua runs
+    /// them: the interrupt reaches them through the allocator; shim.c.)
     private static func useInterruptibleCoroutines(_ L: LuaState) {
         let base = L.top
         defer { L.setTop(base) }
@@ -45,20 +47,9 @@ final class Interpreter {
         let t = L.top
         lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
         lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
-        // A message handler runs with hooks off after an interrupt: skip it then.
         L.setTop(base)
         lua_pushcclosure(L, tl_xpcall, 0)
         lua_setglobal(L, "xpcall")
-        // So does a finalizer: setmetatable runs a Lua `__gc` in a coroutine.
-        lua_pushcclosure(L, tl_setmetatable, 0)
-        lua_setglobal(L, "setmetatable")
-        // (Only where there is one to replace: the sandbox's debug has none.)
-        if lua_getglobal(L, "debug") == LUA_TTABLE {
-            let debug = L.top
-            if L.rawGet(debug, "setmetatable") == LUA_TFUNCTION {
-                lua_pushcclosure(L, tl_debug_setmetatable, 0); L.rawSet(debug, "setmetatable")
-            }
-        }
     }
 
     /// The mode chunks are loaded in: the sandbox refuses binary chunks,

@@ -16,10 +16,12 @@ import CLuaShim
 /// timeout; the interpreter clears it once the chunk has unwound.
 ///
 /// A hook belongs to one Lua thread, so code that is inside another coroutine
-/// when the deadline passes, or inside one long C call, does not see it. With
-/// a `hardStopGrace`, the watchdog ends the process (exit 1, with a message)
+/// when the deadline passes, or inside one long C call, does not see it; nor
+/// does a finalizer, which Lua runs with hooks off (the interrupt stops one
+/// at its next allocation instead: shim.c, tl_interrupting_alloc). With a
+/// `hardStopGrace`, the watchdog ends the process (exit 1, with a message)
 /// when the code has not unwound that long after the deadline: a runaway
-/// script always stops.
+/// script always stops, a finalizer that loops without allocating too.
 ///
 /// The deadline is process-wide: one watchdog is armed at a time (the
 /// interpreter's, or under `traitlab test` the one of the file being run).
@@ -37,7 +39,7 @@ final class Watchdog {
         // The shim keeps the pointers, so the texts live as long as the process.
         tl_set_timeout_message(strdup("timed out after \(Watchdog.describe(seconds))"))
         hardStopMessage = strdup("\(programName): timed out after \(Watchdog.describe(seconds)), and the code did not stop "
-                                 + "(a long C call, or a finalizer Lua runs with hooks off); exiting\n")
+                                 + "(a long C call, or a finalizer looping without allocating memory); exiting\n")
     }
 
     /// "1 second", "2.5 seconds".

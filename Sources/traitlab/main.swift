@@ -44,7 +44,7 @@ func makeHost(_ invocation: Invocation) throws -> LuaHost {
 /// `tl_pcall` still gets "not enough memory".
 private func prepared(_ host: LuaHost) -> LuaHost {
     tl_gethost(host.L).pointee.in_swift = 1
-    lua_setwarnf(host.L, warningFunction, nil)
+    lua_setwarnf(host.L, warningFunction, UnsafeMutableRawPointer(host.L))
     return host
 }
 
@@ -55,13 +55,17 @@ nonisolated(unsafe) private var warningsEnabled = false
 nonisolated(unsafe) private var warningContinues = false
 
 /// Lua's warning function: handles the "@on"/"@off" control messages and
-/// prints the rest when enabled. It never raises.
+/// prints the rest when enabled (a finalizer an interrupt ended says so: see
+/// `tl_warning_piece`). `ud` is the state. It never raises.
 private func warningFunction(_ ud: UnsafeMutableRawPointer?, _ msg: UnsafePointer<CChar>?, _ tocont: Int32) {
     guard let msg else { return }
-    let text = String(cString: msg)
+    var text = String(cString: msg)
     if !warningContinues && tocont == 0 && text.hasPrefix("@") {
         if text == "@on" { warningsEnabled = true } else if text == "@off" { warningsEnabled = false }
         return
+    }
+    if let ud, let piece = tl_warning_piece(OpaquePointer(ud), msg, warningContinues ? 1 : 0), piece != msg {
+        text = String(cString: piece)
     }
     if warningsEnabled {
         writeError((warningContinues ? "" : "Lua warning: ") + text + (tocont != 0 ? "" : "\n"))

@@ -290,25 +290,82 @@ expect "REPL: --timeout in a coroutine returns to the prompt with the session" '
 # deadline xpcall skips the handler, so a looping one cannot hang the REPL.
 run_stdin $'x = 41\nxpcall(function() error("x") end, function() while true do end end)\nxpcall(function() while true do end end, function() while true do end end)\nprint(xpcall(error, function(m) return "handled " .. m end, "y"))\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
 expect "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ $OUT == *"alive	42"* ]] && [[ $OUT == *"handled y"* ]] && [[ $ERR != *"did not stop"* ]]'
-# Lua runs a finalizer with hooks off (lgc.c, GCTM: "stop debug hooks during GC
-# metamethod"); setmetatable runs a Lua __gc in a coroutine the interrupt reaches,
-# so a looping finalizer, collected during a chunk or at exit, stops too.
-run_stdin $'x = 41\nsetmetatable({}, {__gc = function() while true do end end}) collectgarbage()\ndebug.setmetatable({}, {__gc = function() while true do end end}) collectgarbage()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
-expect "REPL: --timeout in a __gc finalizer returns to the prompt" '[ $RC -eq 0 ] && [[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 2 ] && [[ $ERR != *"did not stop"* ]]'
+# Lua runs a finalizer with hooks off (Lua 5.4.4, lgc.c, GCTM: "stop debug
+# hooks during GC metamethod"), so the interrupt's hook cannot fire inside one;
+# the interrupt stops a finalizer at its next allocation instead (shim.c,
+# tl_interrupting_alloc): a looping finalizer that allocates, collected during
+# a chunk, between inputs or at exit, stops within --timeout. (Each loop
+# allocates once per 1000 turns: Lua collects nothing while a finalizer runs.)
+gc_loop='function() local n = 0 while true do n = n + 1 if n % 1000 == 0 then local t = {} end end end'
+run_stdin $'x = 41\nsetmetatable({}, {__gc = '"$gc_loop"$'}) collectgarbage()\ndebug.setmetatable({}, {__gc = '"$gc_loop"$'}) collectgarbage()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+expect "REPL: --timeout in an allocating __gc finalizer returns to the prompt" '[ $RC -eq 0 ] && [[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 2 ] && [[ $ERR != *"did not stop"* ]]'
 # (The object stays reachable until the end: an unreachable one may be finalized
 # by any collection step before, such as compiling the next line: below.)
-run_stdin $'x = 1\nkeep = setmetatable({}, {__gc = function() while true do end end})\nprint("still", x)\n' "$TL" -i --timeout 1
-expect "REPL: a looping finalizer at exit stops within --timeout (exit 1)" '[ $RC -eq 1 ] && [[ $OUT == *"still	1"* ]] && [[ $ERR == *"timed out after 1 second while closing the state"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_stdin $'x = 1\nkeep = setmetatable({}, {__gc = '"$gc_loop"$'})\nprint("still", x)\n' "$TL" -i --timeout 1
+expect "REPL: an allocating looping finalizer at exit stops within --timeout (exit 1)" '[ $RC -eq 1 ] && [[ $OUT == *"still	1"* ]] && [[ $ERR == *"timed out after 1 second while closing the state"* ]] && [[ $ERR != *"did not stop"* ]]'
 # What the REPL runs between inputs is under --timeout too: the prompt's
 # __tostring (lua.c's get_prompt calls it) and a finalizer that a collection
 # step runs while the next line compiles (lua.c's loadline; lua.c itself has no
 # --timeout and would hang there).
 run_stdin $'_PROMPT = setmetatable({}, {__tostring = function() while true do end end})\nprint("after", 1)\n' "$TL" -i --timeout 1
 expect "REPL: a looping _PROMPT __tostring stops within --timeout, the default prompt is used" '[ $RC -eq 0 ] && [[ $OUT == *"after	1"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
-run_stdin $'x = 7\nsetmetatable({}, {__gc = function() while true do end end})\nfor i = 1, 200 do load("return " .. string.rep("{", 50) .. string.rep("}", 50)) end\nprint("still", x)\n' "$TL" -i --timeout 1
-expect "REPL: a looping finalizer run between inputs stops within --timeout" '[ $RC -le 1 ] && [[ $OUT == *"still	7"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_stdin $'x = 7\nsetmetatable({}, {__gc = '"$gc_loop"$'})\nfor i = 1, 200 do load("return " .. string.rep("{", 50) .. string.rep("}", 50)) end\nprint("still", x)\n' "$TL" -i --timeout 1
+expect "REPL: an allocating looping finalizer run between inputs stops within --timeout" '[ $RC -le 1 ] && [[ $OUT == *"still	7"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
+run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = '"$gc_loop"'}) print("end")'
+expect "an allocating looping finalizer at the end of a script stops within --timeout" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"while closing the state"* ]] && [[ $ERR != *"did not stop"* ]] && (( $(echo "$SECS < 3" | bc) ))'
+# With warnings on, the finalizer it ended says why, as an error in it would
+# ("error in __gc (...)"), and the script goes on to meet the timeout itself.
+run "$TL" -W --timeout 1 -e 'setmetatable({}, {__gc = '"$gc_loop"'}) collectgarbage() print("after gc")'
+expect "-W: a finalizer --timeout ended is reported as \"error in __gc (timed out ...)\"" '[ $RC -eq 1 ] && [[ $ERR == *"Lua warning: error in __gc (timed out after 1 second)"* ]] && [[ $ERR == *"(command line):1: timed out after 1 second"* ]] && [[ $ERR != *"not enough memory"* ]] && [[ $OUT != *"after gc"* ]]'
+# Ctrl-C reaches an allocating finalizer the same way ("interrupted!").
+cat > gcint.lua <<LUA
+io.write("ready\n"); io.flush()
+setmetatable({}, {__gc = $gc_loop}) collectgarbage()
+print("after gc")
+LUA
+timeout -s KILL 20 "$TL" -W gcint.lua > gcint.out 2>&1 &
+pid=$!
+for _ in $(seq 50); do grep -q ready gcint.out 2>/dev/null && break; sleep 0.1; done
+sleep 0.3; kill -INT "$pid"; wait "$pid"; RC=$?; OUT=$(cat gcint.out)
+expect "Ctrl-C stops an allocating looping finalizer (\"error in __gc (interrupted!)\")" '[ $RC -eq 1 ] && [[ $OUT == *"error in __gc (interrupted!)"* ]] && [[ $OUT == *"gcint.lua:2: interrupted!"* ]] && [[ $OUT != *"after gc"* ]]'
+# A finalizer that loops without allocating makes no call Lua lets anyone see
+# (no hook, no allocation): the watchdog ends the process after its grace
+# period (1 second for scripts and the REPL), exit 1 with a message, never a hang.
+run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) collectgarbage() print("after gc")'
+expect "a non-allocating looping finalizer: the process ends after the grace period (exit 1, message)" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]] && [[ $OUT != *"after gc"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
 run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) print("end")'
-expect "a looping finalizer at the end of a script stops within --timeout" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"while closing the state"* ]] && (( $(echo "$SECS < 3" | bc) ))'
+expect "... also at exit" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
+run_stdin $'setmetatable({}, {__gc = function() while true do end end}) collectgarbage()\nprint("alive")\n' "$TL" -i --timeout 1
+expect "... also in the REPL" '[ $RC -eq 1 ] && [[ $OUT != *alive* ]] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]]'
+# Finalizers run as lua5.4 runs them (none is replaced to make it
+# interruptible): the metatable keeps the script's function (lbaselib.c,
+# luaB_setmetatable; ldblib.c, db_setmetatable), debug.getinfo names a running
+# finalizer "__gc", a "metamethod" (ldebug.c, funcnamefromcall: CIST_FIN, which
+# lgc.c's GCTM sets), and it runs on the thread that collected (GCTM calls it
+# on L): the main thread, or the coroutine that collected. Compared with
+# lua5.4's output, with and without --timeout.
+gc_same='local function fin(o)
+  local info = debug.getinfo(1, "n")
+  local co, ismain = coroutine.running()
+  print(o.name, info.namewhat, info.name, ismain, co == MAIN, co == CO)
+end
+MAIN = coroutine.running()
+local mt = {__gc = fin}
+local a = setmetatable({name = "setmetatable"}, mt)
+print("same function", getmetatable(a).__gc == fin, rawget(mt, "__gc") == fin)
+local mt2 = {__gc = fin}
+local b = debug.setmetatable({name = "debug.setmetatable"}, mt2)
+print("same function", getmetatable(b).__gc == fin, rawget(mt2, "__gc") == fin)
+a, b = nil, nil
+collectgarbage()
+CO = coroutine.create(function() setmetatable({name = "in a coroutine"}, mt) collectgarbage() end)
+assert(coroutine.resume(CO))'
+run lua5.4 -e "$gc_same"; want_out=$OUT
+expect "lua5.4 itself: same function, \"__gc\"/\"metamethod\", the collecting thread (the probe runs)" '[ $RC -eq 0 ] && [[ $OUT == *"setmetatable	metamethod	__gc	true	true	false"* ]] && [[ $OUT == *"in a coroutine	metamethod	__gc	false	false	true"* ]]'
+run "$TL" -e "$gc_same"
+expect "finalizers: the same function in the metatable, debug.getinfo and thread as lua5.4" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ -z "$ERR" ]'
+run "$TL" --timeout 60 -e "$gc_same"
+expect "... also under --timeout" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ -z "$ERR" ]'
 # Finalizers keep lua5.4's behaviour otherwise (errors and yields become
 # warnings with its messages; protected metatables; the object passed).
 gc_probe='warn("@on")

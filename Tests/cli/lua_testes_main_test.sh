@@ -40,10 +40,11 @@ if [ $status -eq 0 ] && [ "$(tail -n 1 <<<"$out")" = "OK" ]; then
 else
   echo "FAIL Lua 5.4.4 testes/main.lua (exit $status)"; echo "$out" | tail -n 15 | sed 's/^/    /'; failed=$((failed + 1))
 fi
-# The interpreter replaces coroutine.resume/wrap, xpcall and setmetatable (so
-# that --timeout reaches coroutines, message handlers and finalizers): Lua's
-# own tests of the collector, finalizers, coroutines and to-be-closed variables
-# must still pass, with and without --timeout.
+# The interpreter replaces coroutine.resume/wrap and xpcall (so that
+# --timeout reaches coroutines and message handlers), and under --timeout
+# swaps the allocator to stop finalizers: Lua's own tests of the collector,
+# finalizers, coroutines and to-be-closed variables must still pass, with and
+# without --timeout.
 for f in gc.lua gengc.lua coroutine.lua locals.lua calls.lua errors.lua; do
   for opt in "" "--timeout 600"; do
     out=$(cd "$LUA_TESTES" && "$bin" $opt -e "_port = true" "$f" 2>&1); status=$?

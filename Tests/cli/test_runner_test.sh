@@ -178,7 +178,7 @@ describe("timeouts", function()
     coroutine.resume(co)
   end)
   it("loops in a __gc finalizer", function()
-    setmetatable({}, { __gc = function() while true do end end })
+    setmetatable({}, { __gc = function() local n = 0 while true do n = n + 1 if n % 1000 == 0 then local t = {} end end end })
     collectgarbage()
   end)
   it("loops in an xpcall message handler", function() xpcall(error, function() while true do end end) end)
@@ -196,6 +196,27 @@ expect "--timeout stops loops in a test, in pcall, in coroutines, in a __gc fina
   'hang_spec.lua:12: timed out' 'hang_spec.lua:13: timed out' 'hang_spec.lua:16: timed out' 'hang_top_spec.lua:1: timed out' \
   '^2 passed, 8 failed$'
 [ "$elapsed" -le 15 ] && ok "timeouts are prompt (${elapsed}s)" || bad "timeouts took ${elapsed}s"
+# (The finalizer above allocates: Lua runs finalizers with hooks off, so the
+# interrupt stops one at its next allocation; shim.c, tl_interrupting_alloc.)
+# One that loops without allocating cannot be reached: 5 seconds after the
+# deadline the process ends (exit 1, a message); under -j that worker's files
+# fail and the others still report.
+cat > gc_hang_spec.lua <<'LUA'
+it("loops in a __gc finalizer without allocating", function()
+  setmetatable({}, { __gc = function() while true do end end })
+  collectgarbage()
+end)
+LUA
+echo 'it("passes", function() end)' > gc_ok_spec.lua
+start=$(date +%s)
+run gc_hang_spec.lua --timeout 0.3
+elapsed=$(( $(date +%s) - start ))
+expect "--timeout: a non-allocating looping finalizer ends the run after the grace period (exit 1, message)" 1 \
+  'timed out after 0.3 seconds, and the code did not stop'
+[ "$elapsed" -le 10 ] && ok "... within the grace period (${elapsed}s)" || bad "the hard stop took ${elapsed}s"
+run gc_hang_spec.lua gc_ok_spec.lua --timeout 0.3 -j 2
+expect "... under -j its worker's file fails, the others still report" 1 \
+  'gc_hang_spec.lua: the worker process running it' '^1 passed, 1 failed$'
 cat > hang_hooks_spec.lua <<'LUA'
 describe("setup", function()
   setup(function() while true do end end)

@@ -34,7 +34,11 @@ typedef struct tl_host {
     int over_limit;            // an allocation in Swift went past the cap
     int alloc_failed;          // the system refused an allocation made in Swift
     int swift_in_finalizer;    // the innermost Swift frame began inside a finalizer
-    volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C)
+    volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C), 3 stop (spec.c)
+    // While an interrupt is pending the state's allocator is tl_interrupting_alloc
+    // (shim.c), which stops finalizers; the allocator it stands in for:
+    lua_Alloc interrupted_alloc;
+    volatile int finalizer_refused;  // it refused a finalizer's allocation (for the warning's text)
     lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
     void *base_ud;
     lua_State *saved_hook_thread;  // the program's own debug hook, put back
@@ -240,6 +244,11 @@ void tl_interrupt_coroutine(lua_State *L, int reason);
 void tl_clear_interrupt(lua_State *L);
 // Message used when an interrupt fires ("timed out" / "interrupted").
 void tl_set_timeout_message(const char *msg);
+// A piece of a warning, as Lua's warning function receives it, with Lua's
+// memory error replaced by the pending interrupt's message when the
+// interrupt is what ended the finalizer ("error in __gc (timed out ...)").
+// `continuing`: the piece continues a warning. Warning functions call it.
+const char *tl_warning_piece(lua_State *L, const char *piece, int continuing);
 
 // ---- Spec code under `traitlab test` (spec.c) ----
 // Sources whose Lua functions an interrupt never stops (busted, luassert ...):
@@ -259,10 +268,6 @@ int tl_spec_resume(lua_State *L);
 int tl_spec_wrap(lua_State *L);
 // xpcall whose message handler is skipped while an interrupt is pending.
 int tl_xpcall(lua_State *L);
-// setmetatable and debug.setmetatable that run a Lua `__gc` function in a
-// coroutine an interrupt reaches (Lua runs finalizers with hooks off).
-int tl_setmetatable(lua_State *L);
-int tl_debug_setmetatable(lua_State *L);
 // debug.traceback with the same text, naming stack functions in one walk
 // over package.loaded (busted takes one per registered block).
 int tl_traceback(lua_State *L);

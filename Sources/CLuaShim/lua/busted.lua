@@ -38,7 +38,6 @@ tl.trust('=traitlab')
 
 -- A loop in a coroutine or in a finalizer inside a test stops too (see spec.c).
 coroutine.resume, coroutine.wrap = tl.resume, tl.wrap
-setmetatable = tl.setmetatable
 -- So does a spec's xpcall message handler that loops (Lua runs it with hooks
 -- off once the interrupt's error is raised): skipped while an interrupt is pending.
 xpcall = tl.xpcall
