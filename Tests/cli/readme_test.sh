@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# README.md run as a reader would run it: every shell command and every Lua block, in order,
+# in a scratch folder that holds the repository's files (as links) and what the README asks the
+# reader to create. The conventions (docs/contributing.md, "How the README is tested"):
+#
+# - ```sh blocks: each line is a command, run from the scratch folder with the given traitlab
+#   first on PATH; `export` lines carry over to later commands. It must exit 0. A trailing
+#   comment `# --> TEXT` says what its output shows: TEXT must appear in it. The commands that
+#   install packages and build (bash scripts/run.sh, bash scripts/test.sh) are skipped with a note.
+# - A command with `-i` starts the REPL; the ```repl block after it is the session: lines
+#   starting with "> " are typed (fed on standard input, where the REPL echoes them after its
+#   prompt), every other line must appear in the output, in order (lines may come between;
+#   a line "…" only marks an omission).
+# - ```lua blocks whose first line is `-- path/file.lua` are files the reader saves: written there.
+# - Other ```lua blocks are code: blocks under the same heading run together as one script, in
+#   order, when the heading ends. A line `code --> TEXT` must print TEXT (whitespace runs compare
+#   equal); `code --> error: TEXT` must raise an error whose message contains TEXT.
+# - Other blocks (```swift, plain) are not run.
+#
+# usage: Tests/cli/readme_test.sh path/to/traitlab [README.md]
+set -u
+TL=${1:?usage: readme_test.sh path/to/traitlab [README.md]}
+case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+readme=${2:-$root/README.md}
+case $readme in /*) ;; *) readme="$PWD/$readme" ;; esac
+command -v lua5.4 >/dev/null || { echo "FAIL lua5.4 is needed to read the README (scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/work"
+for f in "$root"/* "$root"/.busted "$root"/.luarc.json "$root"/.luacheckrc; do
+  [ -e "$f" ] || continue
+  case $(basename "$f") in README.md|.build*) continue ;; esac
+  ln -s "$f" "$tmp/work/$(basename "$f")"
+done
+
+cat >"$tmp/driver.lua" <<'LUA'
+local readme, work, tl, tmp = arg[1], arg[2], arg[3], arg[4]
+local passed, failed = 0, 0
+local function ok(name) passed = passed + 1; print("ok   " .. name) end
+local function bad(name, detail)
+  failed = failed + 1; print("FAIL " .. name)
+  if detail and detail ~= "" then
+    local lines = {}
+    for line in (detail .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = line end
+    while #lines > 0 and lines[#lines] == "" do lines[#lines] = nil end
+    if #lines > 25 then print("     …") end
+    for i = math.max(1, #lines - 24), #lines do print("     " .. lines[i]) end
+  end
+end
+local function quote(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
+local function readfile(p) local f = io.open(p, "rb"); if not f then return nil end local s = f:read("a"); f:close(); return s end
+local function writefile(p, s) local f = assert(io.open(p, "wb")); f:write(s); f:close() end
+local function squash(s) return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
+
+-- The README's fenced blocks, each with its info string, lines and the heading above it.
+local blocks, heading, cur = {}, "(top)", nil
+for line in (readfile(readme) .. "\n"):gmatch("(.-)\n") do
+  if cur then
+    if line:match("^```%s*$") then blocks[#blocks + 1] = cur; cur = nil
+    else cur.lines[#cur.lines + 1] = line end
+  elseif line:match("^```") then
+    cur = { info = line:match("^```%s*(%S*)"), lines = {}, heading = heading }
+  elseif line:match("^#+ ") then
+    heading = line:gsub("^#+ ", "")
+  end
+end
+
+-- Shell commands: one `bash -c` each, in the scratch folder, after the exports so far.
+local envfile = tmp .. "/env.sh"
+writefile(envfile, "export PATH=" .. quote(tl:match("^(.*)/[^/]*$")) .. ':"$PATH"\ncd ' .. quote(work) .. "\n")
+local function shell(cmd, stdin)
+  local script = tmp .. "/cmd.sh"
+  writefile(script, "source " .. quote(envfile) .. "\n" .. cmd .. "\n")
+  local input = stdin and (tmp .. "/stdin") or "/dev/null"
+  if stdin then writefile(input, stdin) end
+  local p = io.popen("timeout 300 bash " .. quote(script) .. " <" .. quote(input) .. " 2>&1; echo \"__status=$?\"")
+  local out = p:read("a"); p:close()
+  local status = tonumber(out:match("__status=(%d+)%s*$"))
+  return out:gsub("__status=%d+%s*$", ""), status
+end
+
+-- Split `cmd   # comment` at a # outside quotes that starts a word.
+local function splitcomment(line)
+  local q
+  for i = 1, #line do
+    local c = line:sub(i, i)
+    if q then if c == q then q = nil end
+    elseif c == "'" or c == '"' then q = c
+    elseif c == "#" and (i == 1 or line:sub(i - 1, i - 1):match("%s")) then
+      return (line:sub(1, i - 1):gsub("%s+$", "")), line:sub(i + 1)
+    end
+  end
+  return line, nil
+end
+
+local skipped = { "^bash scripts/run%.sh", "^bash scripts/test%.sh", "^scripts/run%.sh", "^scripts/test%.sh" }
+
+local function runrepl(cmd, block)
+  local input, want = {}, {}
+  for _, l in ipairs(block.lines) do
+    if l:match("^> ") then input[#input + 1] = l:sub(3); want[#want + 1] = l:gsub("%s+$", "")
+    elseif l ~= "…" and l:match("%S") then want[#want + 1] = l:gsub("%s+$", "") end
+  end
+  local out, status = shell(cmd, table.concat(input, "\n") .. "\n")
+  local lines = {}
+  for l in (out .. "\n"):gmatch("(.-)\n") do lines[#lines + 1] = l:gsub("%s+$", "") end
+  local at = 1
+  for _, w in ipairs(want) do
+    local found
+    for i = at, #lines do if lines[i] == w then found = i; break end end
+    if not found then
+      bad(("REPL session after `%s` shows %q"):format(cmd, w), out); return
+    end
+    at = found + 1
+  end
+  if status ~= 0 then bad(("REPL session after `%s` (exit status %d)"):format(cmd, status), out); return end
+  ok(("REPL session after `%s` (%d lines checked)"):format(cmd, #want))
+end
+
+local function runsh(block, nextblock)
+  local logical, pending = {}, ""
+  for _, l in ipairs(block.lines) do
+    if l:match("\\%s*$") then pending = pending .. l:gsub("\\%s*$", " ")
+    else logical[#logical + 1] = pending .. l; pending = "" end
+  end
+  for _, line in ipairs(logical) do
+    local cmd, comment = splitcomment(line)
+    cmd = cmd:gsub("^%s+", "")
+    if cmd ~= "" then
+      local expect = comment and comment:match("^%s*%-%->%s*(.-)%s*$")
+      local skip = false
+      for _, p in ipairs(skipped) do if cmd:match(p) then skip = true end end
+      if skip then
+        print(("skip `%s`: it installs packages and builds everything (run it by hand)"):format(cmd))
+      elseif cmd:match("%s%-i%s") or cmd:match("%s%-i$") then
+        if nextblock and nextblock.info == "repl" then runrepl(cmd, nextblock); nextblock.used = true
+        else
+          local out, status = shell(cmd)
+          if status == 0 then ok("`" .. cmd .. "`") else bad(("`%s` (exit status %d)"):format(cmd, status), out) end
+        end
+      else
+        local out, status = shell(cmd)
+        if status ~= 0 then bad(("`%s` (exit status %d)"):format(cmd, status), out)
+        elseif expect and not out:find(expect, 1, true) then bad(("`%s` prints %q"):format(cmd, expect), out)
+        else
+          ok("`" .. cmd .. "`" .. (expect and (" prints " .. ("%q"):format(expect)) or ""))
+          if cmd:match("^export%s") then
+            local f = assert(io.open(envfile, "a")); f:write(cmd, "\n"); f:close()
+          end
+        end
+      end
+    end
+  end
+end
+
+-- Lua code blocks under one heading: one script, with each `-->` line checked by a prelude
+-- that captures what print and io.write produce while that line runs.
+local prelude = [[
+local __results = assert(io.open(%q, "w"))
+local __out, __print, __write = nil, print, io.write
+function print(...)
+  if not __out then return __print(...) end
+  local t = table.pack(...)
+  for i = 1, t.n do t[i] = tostring(t[i]) end
+  __out[#__out + 1] = table.concat(t, "\t", 1, t.n) .. "\n"
+end
+io.write = function(...)
+  if not __out then return __write(...) end
+  for _, v in ipairs({ ... }) do __out[#__out + 1] = tostring(v) end
+  return io.stdout
+end
+local function __squash(s) return (s:gsub("%%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
+function __begin() __out = {} end
+function __finish(n, want)
+  local got = table.concat(__out); __out = nil
+  __write(got)
+  if __squash(got) == __squash(want) then __results:write(n, " ok\n")
+  else __results:write(n, " FAIL ", (("%%q"):format(got):gsub("\n", "n")), "\n") end
+  __results:flush()
+end
+function __error(n, want, f)
+  local okay, err = pcall(f)
+  if okay then __results:write(n, " FAIL no error\n")
+  elseif tostring(err):find(want, 1, true) then __results:write(n, " ok\n")
+  else __results:write(n, " FAIL ", (("%%q"):format(tostring(err)):gsub("\n", "n")), "\n") end
+  __results:flush()
+end
+]]
+
+local chainno = 0
+local function runchain(chain)
+  chainno = chainno + 1
+  local resultfile = ("%s/chain%d.results"):format(tmp, chainno)
+  local src, checks = { prelude:format(resultfile) }, {}
+  for _, l in ipairs(chain.lines) do
+    local code, want = l:match("^(.-)%s*%-%->%s*(.-)%s*$")
+    if code and code:match("%S") then
+      checks[#checks + 1] = { code = code, want = want }
+      local n = #checks
+      local err = want:match("^error:%s*(.*)$")
+      if err then src[#src + 1] = ("__error(%d, %q, function() %s end)"):format(n, err, code)
+      else src[#src + 1] = ("__begin() %s __finish(%d, %q)"):format(code, n, want) end
+    else
+      src[#src + 1] = l
+    end
+  end
+  local file = ("%s/chain%d.lua"):format(work, chainno)
+  writefile(file, table.concat(src, "\n") .. "\n")
+  local out, status = shell("traitlab " .. quote(file))
+  os.remove(file)
+  local results = {}
+  for n, r in (readfile(resultfile) or ""):gmatch("(%d+) ([^\n]*)") do results[tonumber(n)] = r end
+  local name = ("Lua under %q"):format(chain.heading)
+  if status == 0 then ok(name .. " runs") else bad(("%s runs (exit status %d)"):format(name, status), out) end
+  for n, c in ipairs(checks) do
+    local r = results[n]
+    local label = ("%s: `%s` --> %s"):format(name, c.code:gsub("^%s+", ""), c.want)
+    if r == "ok" then ok(label)
+    elseif r then bad(label, "got " .. r:gsub("^FAIL ", ""))
+    else bad(label, "not reached") end
+  end
+end
+
+local chain
+local function flush() if chain then runchain(chain); chain = nil end end
+for i, b in ipairs(blocks) do
+  if chain and chain.heading ~= b.heading then flush() end
+  if b.info == "lua" then
+    local path = b.lines[1] and b.lines[1]:match("^%-%-%s+([%w_./-]+%.lua)%s*$")
+    if path then
+      os.execute("mkdir -p " .. quote(work .. "/" .. (path:match("^(.*)/") or ".")))
+      writefile(work .. "/" .. path, table.concat(b.lines, "\n") .. "\n")
+      print("wrote " .. path)
+    else
+      chain = chain or { heading = b.heading, lines = {} }
+      for _, l in ipairs(b.lines) do chain.lines[#chain.lines + 1] = l end
+    end
+  elseif b.info == "sh" or b.info == "bash" or b.info == "console" then
+    flush()
+    runsh(b, blocks[i + 1])
+  elseif b.info == "repl" and not b.used then
+    bad(("a REPL session under %q follows no `traitlab ... -i` command"):format(b.heading))
+  end
+end
+flush()
+print(("%d passed, %d failed"):format(passed, failed))
+os.exit(failed == 0 and 0 or 1)
+LUA
+
+lua5.4 "$tmp/driver.lua" "$readme" "$tmp/work" "$TL" "$tmp"
