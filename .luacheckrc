@@ -27,7 +27,7 @@ read_globals = {
   ]],
   ui = members [[
     Screen WindowScene Window View ViewController HostingController PresentationController
-    Color update stats dump picture trace hierarchyMode devices
+    Color update stats dump picture trace hierarchyMode devices find findAll
     Observable available ios observationTracking
   ]],
   swiftui = members [[

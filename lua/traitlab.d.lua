@@ -653,6 +653,21 @@ ui = {}
 ---drawing; repeats until nothing is pending. The REPL runs one after every input.
 function ui.update() end
 
+---The one environment named `name` in a connected window scene (or a screen
+---such a scene is on); nil when there is none, an error naming the matches
+---when several have that name (use `ui.findAll`).
+---@param name string
+---@return TraitEnvironment?
+---@nodiscard
+function ui.find(name) end
+
+---Every environment named `name` in the connected window scenes and their
+---screens, in tree order.
+---@param name string
+---@return TraitEnvironment[]
+---@nodiscard
+function ui.findAll(name) end
+
 ---Counters of the work done so far.
 ---@return ui.Stats
 ---@nodiscard

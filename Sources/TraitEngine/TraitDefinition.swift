@@ -193,6 +193,9 @@ public final class TraitRegistry {
         if let mine, mine != theirs {
             return "\(mine) defines trait '\(def.name)' with \(what), already used by \(theirs) ('\(clash.name)')"
         }
+        if clash.name == def.name, !clash.isSystem, clash.owner == def.owner {
+            return "trait '\(def.name)' is already defined (a trait is defined once; to change it, edit its definition: a plugin's with plugins.reload, or at the REPL prompt, where defining it again replaces it)"
+        }
         return "trait '\(def.name)': \(what) is already used by \(theirs) '\(clash.name)'"
     }
 }

@@ -238,3 +238,30 @@ func jsonTreeDump(_ root: TraitEnvironment) -> String {
     }
     return out
 }
+
+extension LuaHost {
+    /// The environments named `name` in the connected window scenes and the
+    /// screens they are on, in tree order (screens first).
+    public func environments(named name: String) -> [TraitEnvironment] {
+        var found: [TraitEnvironment] = []
+        var screens = Set<ObjectIdentifier>()
+        for scene in world.connectedScenes where screens.insert(ObjectIdentifier(scene.screen)).inserted {
+            if scene.screen.name == name { found.append(scene.screen) }
+        }
+        if world.mainScreen.name == name, screens.insert(ObjectIdentifier(world.mainScreen)).inserted {
+            found.append(world.mainScreen)
+        }
+        for scene in world.connectedScenes {
+            walkTraitTree(scene) { step in
+                if case .enter(let e, _, _, _, _) = step, e.name == name { found.append(e) }
+            }
+        }
+        return found
+    }
+
+    /// `View "card" in ViewController "root"`: an environment and its trait
+    /// parent, to tell two of the same name apart.
+    func describePlace(of e: TraitEnvironment) -> String {
+        e.traitParent.map { "\(e) in \($0)" } ?? "\(e)"
+    }
+}

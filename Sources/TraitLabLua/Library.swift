@@ -127,6 +127,24 @@ extension LuaHost {
             return 1
         }
         fn("trace") { c in try c.host.setTrace(c) }
+        // ui.find(name): the one environment of that name in a connected
+        // scene (or the scenes' screens); ui.findAll(name): all of them.
+        fn("find") { c in
+            let name = try c.string(1)
+            let found = c.host.environments(named: name)
+            guard found.count <= 1 else {
+                let shown = found.prefix(5).map { c.host.describePlace(of: $0) }.joined(separator: "; ")
+                throw LuaError.message("ui.find: \(found.count) environments are named \"\(name)\" (\(shown)\(found.count > 5 ? "; ..." : "")); use ui.findAll or name them apart")
+            }
+            if let e = found.first { c.host.push(e) } else { c.L.pushNil() }
+            return 1
+        }
+        fn("findAll") { c in
+            let found = c.host.environments(named: try c.string(1))
+            c.L.newTable(narr: Int32(clamping: found.count))
+            for (k, e) in found.enumerated() { c.host.push(e); lua_rawseti(c.L, -2, lua_Integer(k + 1)) }
+            return 1
+        }
         // ui.hierarchyMode is a property: reads and writes go through the metatable.
         L.newTable()
         L.pushFunction(LuaFunctions.id("ui.index", { c in

@@ -59,6 +59,9 @@ public final class LuaHost {
     var nextHandlerID = 1
     /// The busted driver's state while `traitlab test` runs (see SpecRunner).
     var specDriver: DriverState?
+    /// The REPL: `traits.define` of a name defined earlier at the prompt
+    /// replaces that trait (``redefinitionAtPrompt(_:)``).
+    public var redefinesTraits = false
     /// The globals plugin files run with, as a registry reference
     /// (`traitlab test --sandbox`: the spec's sandboxed globals), or
     /// LUA_NOREF for the state's own.

@@ -323,6 +323,29 @@ extension LuaHost {
         return old
     }
 
+    /// In the REPL (``LuaHost/redefinesTraits``), `traits.define` with the
+    /// name of a trait defined earlier at the prompt replaces it the way
+    /// `plugins.reload` replaces a plugin's: the same object, overrides that
+    /// still fit kept, environments updated at the next update. Scripts keep
+    /// the error (a second definition is a mistake there). Nil when `def` is
+    /// no redefinition.
+    func redefinitionAtPrompt(_ def: TraitDefinition) throws -> TraitDefinition? {
+        guard redefinesTraits, plugins.loading == nil else { return nil }
+        let fromPlugins = Set(plugins.plugins.values.flatMap { $0.definitions.map(ObjectIdentifier.init) })
+        let system = Set(SystemTraits.all.map(ObjectIdentifier.init))
+        guard let old = world.registry.definitions.first(where: { o in
+            o.name == def.name && !fromPlugins.contains(ObjectIdentifier(o)) && !system.contains(ObjectIdentifier(o))
+        }) else { return nil }
+        try world.registry.replace(old, with: def)
+        world.forEachEnvironment { e in
+            _ = e.revalidateOverrides(keeping: { d in world.registry.definitions.contains { $0 === d } })
+        }
+        world.invalidateAllTraits()
+        clearCollectionCaches()
+        clearPropertyNames()
+        return old
+    }
+
     /// Forgets which definition each property name was found to name (a
     /// reload may drop a definition or give its replacement another name);
     /// the next use of a name asks the registry again.

@@ -449,7 +449,7 @@ extension LuaHost {
         try c.table(1)
         let def = try definitionSpec(at: 1, owner: plugins.loading, call: c)
         try chargeEngine(1024 + 2 * (def.name.utf8.count + def.property.utf8.count + (def.identifier?.utf8.count ?? 0)))
-        if let old = try replacementDuringReload(def) {
+        if let old = try replacementDuringReload(def) ?? redefinitionAtPrompt(def) {
             push(old)
             return 1
         }
@@ -687,7 +687,7 @@ extension LuaHost {
 }
 
 /// " (did you mean 'x'?)" naming the closest of `names` within two edits, or "".
-func didYouMean(_ name: String, among names: [String]) -> String {
+public func didYouMean(_ name: String, among names: [String]) -> String {
     let lower = name.lowercased()
     var best: (String, Int)?
     for n in names {

@@ -1,56 +1,11 @@
 import TraitEngine
+import TraitLabLua
 
 // `:traits` and `:why`: where an environment's trait values come from.
 // Each environment's collection is its parent's with its own overrides
 // applied, so a value comes from the nearest environment on the way up
 // (following `traitParent`, which honours the hierarchy mode) that overrides
 // the trait, else from the screen's device traits, else from the default.
-
-/// Where one trait's value comes from, seen from one environment.
-enum TraitSource {
-    case ownOverride
-    case ancestorOverride(TraitEnvironment)
-    case screen(Screen)
-    case defaultValue
-
-    var text: String {
-        switch self {
-        case .ownOverride: return "own override"
-        case .ancestorOverride(let e): return "override on \(e)"
-        case .screen(let s): return "\(s) (device trait)"
-        case .defaultValue: return "default"
-        }
-    }
-}
-
-/// The environments from `env` up to its root, `env` first.
-func traitChain(from env: TraitEnvironment) -> [TraitEnvironment] {
-    var chain: [TraitEnvironment] = []
-    var node: TraitEnvironment? = env
-    while let n = node, chain.count < 10_000 {
-        chain.append(n)
-        node = n.traitParent
-    }
-    return chain
-}
-
-func isSetByScreen(_ screen: Screen, _ definition: TraitDefinition) -> Bool {
-    screen.traitCollection.entries.contains { $0.definition === definition }
-}
-
-func source(of definition: TraitDefinition, for env: TraitEnvironment) -> TraitSource {
-    for node in traitChain(from: env) {
-        if node.containsTraitOverride(definition) { return node === env ? .ownOverride : .ancestorOverride(node) }
-        if let screen = node as? Screen, isSetByScreen(screen, definition) { return .screen(screen) }
-    }
-    return .defaultValue
-}
-
-/// A note for environments whose collection does not follow their tree.
-func staleNote(_ env: TraitEnvironment) -> String? {
-    if env is Screen || env.isInWindowScene { return nil }
-    return "(not in a window scene: its traits do not update, values are as last computed)"
-}
 
 /// `:traits`: every registered trait with its value and where it comes from.
 func describeTraits(of env: TraitEnvironment, style: Style) -> String {
@@ -81,6 +36,8 @@ func explain(_ definition: TraitDefinition, for env: TraitEnvironment, style: St
         var line = "  " + pad(name, width + 2 * depth) + "  " + describe(node.traitCollection.rawValue(definition))
         if let o = node.traitOverride(definition) {
             line += "  " + style.accent("← override \(describe(o))")
+        } else if let layer = layerSetting(definition, on: node) {
+            line += "  " + style.accent("← " + TraitSource.layer(node, layer).text)
         } else if let screen = node as? Screen {
             line += isSetByScreen(screen, definition) ? "  ← device trait" : "  (default)"
         }

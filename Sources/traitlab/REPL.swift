@@ -23,6 +23,8 @@ final class REPL {
         style = Style.forStandardOutput()
         reader = REPL.makeReader()
         printer = PrettyPrinter(interpreter)
+        // Trying a trait again at the prompt replaces the earlier one.
+        interpreter.host.redefinesTraits = true
     }
 
     /// libedit on a terminal (loaded now: nothing else needs it), plain reads
@@ -377,7 +379,8 @@ final class REPL {
         let traitName = String(args[args.index(after: space)...])
         let expr = trim(String(args[..<space]))
         guard let definition = definition(named: traitName, in: host.world.registry) else {
-            message(style.error("no trait named '\(traitName)' (a property name such as myAppTheme, or a trait name)"), withProgramName: false)
+            let hint = didYouMean(traitName, among: host.world.registry.definitions.flatMap { [$0.property, $0.name] })
+            message(style.error("no trait named '\(traitName)'" + (hint.isEmpty ? " (a property name such as myAppTheme, or a trait name)" : hint)), withProgramName: false)
             return
         }
         guard let env = environment(from: expr) else { return }
@@ -394,6 +397,25 @@ final class REPL {
         writePicture(of: root, to: path, trait: definition, why: env)
     }
 
+    /// The one environment named `name` (ui.find's rule), or nil after saying why not.
+    private func environment(named name: String) -> TraitEnvironment? {
+        let found = host.environments(named: name)
+        if found.count == 1 { return found[0] }
+        if found.isEmpty {
+            message(style.error("nothing named \"\(name)\" in a connected scene, and no variable \(name) (give an expression, or a name: ui.View { name = \"\(name)\" })"),
+                    withProgramName: false)
+        } else {
+            message(style.error("\(found.count) environments are named \"\(name)\": " + found.prefix(5).map { "\($0) in \($0.traitParent.map { "\($0)" } ?? "nothing")" }.joined(separator: "; ") + " (give an expression)"),
+                    withProgramName: false)
+        }
+        return nil
+    }
+
+    private func isIdentifier(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic) else { return false }
+        return s.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }
+    }
+
     /// The first connected window scene, the default for `:traits`.
     private func firstScene() -> TraitEnvironment? {
         if let scene = host.world.connectedScenes.first { return scene }
@@ -401,14 +423,24 @@ final class REPL {
         return nil
     }
 
-    /// Evaluates `expr`; the environment it names, or nil after saying why not.
+    /// The environment `expr` names: an expression that evaluates to one, or
+    /// an environment's name (`"card"`, or `card` when no variable of that
+    /// name is in scope: the REPL's locals are gone after each input); nil
+    /// after saying why not.
     private func environment(from expr: String) -> TraitEnvironment? {
+        if expr.count >= 2, let q = expr.first, q == "\"" || q == "'", expr.last == q {
+            return environment(named: String(expr.dropFirst().dropLast()))
+        }
         L.setTop(0)
         var status = L.load("return " + expr, name: "=stdin", mode: interpreter.loadMode)
         if status == LUA_OK { status = interpreter.docall(0, 1) }
         guard status == LUA_OK else {
             interpreter.report(status)
             return nil
+        }
+        if lua_type(L, -1) == LUA_TNIL, isIdentifier(expr) {
+            L.setTop(0)
+            return environment(named: expr)
         }
         guard let env = host.environment(at: -1) else {
             message(style.error("\(expr) is a \(L.typeName(-1)), not a trait environment"), withProgramName: false)
@@ -430,7 +462,15 @@ final class REPL {
             status = interpreter.docall(Int32(1 + args.count), 1)
         }
         guard status == LUA_OK else {
-            interpreter.report(status)
+            // A command's failure is one line: what failed, without the
+            // frames of the command's own code.
+            var text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
+            if let cut = text.firstRange(of: "\nstack traceback:") { text = String(text[..<cut.lowerBound]) }
+            if text.hasPrefix("(command):"), let colon = text.dropFirst(10).firstIndex(of: ":") {
+                text = String(text[text.index(after: colon)...]).drop { $0 == " " }.description
+            }
+            L.setTop(0)
+            message(style.error(text), withProgramName: false)
             return
         }
         if lua_type(L, -1) == LUA_TSTRING {

@@ -276,3 +276,54 @@ describe("trait overrides", function()
     assert.has_error(function() return ui.Screen.main.traitOverrides end)
   end)
 end)
+
+-- SPEC §9: ui.find(name) is the one environment with that name in a connected
+-- scene (nil when none, an error naming the matches when ambiguous);
+-- ui.findAll(name) all of them.
+describe("finding nodes by name", function()
+  local function scene()
+    local s = ui.WindowScene { name = "main scene" }
+    local w = ui.Window { windowScene = s, name = "window" }
+    local root = ui.ViewController { name = "find root" }
+    w.rootViewController = root
+    return s, root
+  end
+
+  it("ui.find returns the one environment of that name", function()
+    local _, root = scene()
+    local card = ui.View { name = "find card" }
+    root.view:addSubview(card)
+    assert.equal(card, ui.find("find card"))
+    assert.equal(root, ui.find("find root"))
+    assert.is_nil(ui.find("nothing"))
+  end)
+
+  it("ui.find refuses an ambiguous name, naming the matches", function()
+    local _, root = scene()
+    root.view:addSubview(ui.View { name = "find cell" })
+    root.view:addSubview(ui.View { name = "find cell" })
+    local ok, err = pcall(ui.find, "find cell")
+    assert.is_false(ok)
+    assert.matches('2 environments are named "find cell"', err, 1, true)
+    assert.equal(2, #ui.findAll("find cell"))
+  end)
+
+  it("finds only what is in a connected scene", function()
+    local s, root = scene()
+    local loose = ui.View { name = "find loose" }
+    assert.is_nil(ui.find("find loose"))
+    root.view:addSubview(loose)
+    assert.equal(loose, ui.find("find loose"))
+    s:disconnect()
+    assert.is_nil(ui.find("find loose"))
+    assert.same({}, ui.findAll("find loose"))
+  end)
+
+  it("finds presented controllers and screens", function()
+    local _, root = scene()
+    local sheet = ui.ViewController { name = "find sheet" }
+    root:present(sheet)
+    assert.equal(sheet, ui.find("find sheet"))
+    assert.equal(ui.Screen.main, ui.find("main"))
+  end)
+end)
