@@ -20,6 +20,8 @@ public struct BustedRun {
     /// The combinations of a matrix run (`--device A,B --ios 17,26`): empty
     /// for a single run.
     public var matrix: [MatrixCombination] = []
+    /// `--update-snapshots`: assert.matches_snapshot writes what it sees.
+    public var updateSnapshots = false
     /// `--plugin NAME|PATH`: plugins loaded for every spec file.
     public var plugins: [String] = []
     /// `-j N`: files run in N worker processes.
@@ -158,6 +160,7 @@ extension LuaHost {
         if let m = run.memoryLimit { L.push(m); L.rawSet(t, "memory") }
         L.push(run.sandbox); L.rawSet(t, "sandbox")
         L.push(executable); L.rawSet(t, "executable")
+        L.push(run.updateSnapshots); L.rawSet(t, "update_snapshots")
         L.push(run.jobs); L.rawSet(t, "jobs")
         if let files = run.workerFiles, let events = run.workerEvents {
             L.newTable()
@@ -200,6 +203,31 @@ extension LuaHost {
             }
             try host.loadPlugin(name)
             return 1
+        }
+        // why(env, traitOrProperty): for assert.has_trait's message, where
+        // the value comes from (as :why says it), whether an update is
+        // pending for the environment, and the trait's property name.
+        fn("why") { c in
+            let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+            let def = try c.host.definition(forKey: 2)
+            var text = source(of: def, for: env).text
+            if let note = staleNote(env) { text += " " + note }
+            c.L.push(text)
+            c.L.push(env.needsTraitUpdate || c.host.world.needsUpdate)
+            c.L.push(def.property)
+            return 3
+        }
+        // make_directories(path): mkdir -p, without a shell.
+        fn("make_directories") { c in
+            let path = try c.string(1)
+            var built = path.hasPrefix("/") ? "" : "."
+            for part in path.split(separator: "/") where !part.isEmpty {
+                built += "/" + part
+                if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                    throw LuaError.message("cannot make the folder \(built): \(String(cString: strerror(errno)))")
+                }
+            }
+            return 0
         }
         fn("full_tracebacks") { c in
             tl_set_full_tracebacks(lua_toboolean(c.L, 1))

@@ -25,6 +25,8 @@ world. TraitLab adds:
   --sandbox             run the code that comes with the specs (spec files, helpers,
                         .busted) sandboxed, each spec file in a process of its own
   --hierarchy MODE      ios17 (default) or legacy
+  --update-snapshots    assert.matches_snapshot writes the dump it sees to its
+                        snapshot file instead of comparing (accepting changes)
   --plugin NAME|PATH    load a plugin for every spec file (repeatable)
   --device NAME[,NAME...]   ui.Screen.main is that device (ui.devices lists them)
   --ios V[,V...]        the iOS version whose trait system runs: 16, 17, 18 or 26
@@ -137,6 +139,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             guard let n = parseSize(v) else { throw UsageError(message: "--memory-limit needs a size like 64M or 1G, got '\(v)'") }
             inv.run.memoryLimit = n
         case "--sandbox": inv.run.sandbox = true
+        case "--update-snapshots": inv.run.updateSnapshots = true
         case "--hierarchy":
             let v = try value(name, inline)
             guard let mode = HierarchyMode(rawValue: v) else { throw UsageError(message: "--hierarchy must be ios17 or legacy, got '\(v)'") }

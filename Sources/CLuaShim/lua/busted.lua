@@ -17,6 +17,7 @@ local tl, opts = ...
 
 local unpack = table.unpack
 local oneTraceback
+local currentBusted   -- the busted object of this run (for the snapshot's test and file)
 
 local handlerNames = { tap = 'TAP', junit = 'junit', json = 'json' }
 
@@ -519,6 +520,7 @@ oneTraceback = function(message, trace)
 end
 
 local function extend(busted)
+  currentBusted = busted
   local setfenv = require 'busted.compatibility'.setfenv
   local safe = busted.safe
   local fileBase = 0
@@ -662,6 +664,131 @@ end
 
 local makeCore = require 'busted.core'
 package.loaded['busted.core'] = function(...) return extend(makeCore(...)) end
+
+---------------------------------------------------------------------------
+-- TraitLab's assertions, registered through luassert's own API (so `is_`,
+-- `are_`, `has_` and `no`/`not` work as for luassert's).
+
+local luassert, say = require 'luassert', require 'say'
+local deepcompare = require 'luassert.util'.deepcompare
+
+local function show(v)
+  if type(v) == 'string' then return ('%q'):format(v) end
+  return tostring(v)
+end
+
+-- assert.has_trait(env, traitOrProperty, value): env's collection has that
+-- value. A failure says where the value comes from (as :why) and whether an
+-- update is pending (a spec that forgot ui.update()).
+local function hasTrait(state, arguments)
+  local env, key, expected = arguments[1], arguments[2], arguments[3]
+  local actual = env.traitCollection[key]
+  local source, pending, property = tl.why(env, key)
+  local ok = deepcompare(actual, expected, true)
+  local message
+  if state.mod then
+    message = ('Expected %s to have %s = %s, but it is %s (from: %s).'):format(tostring(env), property, show(expected), show(actual), source)
+  else
+    message = ('Expected %s not to have %s = %s (from: %s).'):format(tostring(env), property, show(expected), source)
+  end
+  if pending then message = message .. '\nAn update is pending: its traits change at the next ui.update().' end
+  for k in pairs(arguments) do arguments[k] = nil end
+  arguments[1], arguments.n, arguments.nofmt = message, 1, { true }
+  return ok
+end
+say:set('assertion.has_trait.positive', '%s')
+say:set('assertion.has_trait.negative', '%s')
+luassert:register('assertion', 'has_trait', hasTrait, 'assertion.has_trait.positive', 'assertion.has_trait.negative')
+
+-- assert.matches_snapshot(node [, name]): ui.dump(node) (100 columns) is the
+-- text kept in __snapshots__/SPEC/NAME.txt beside the spec file, written on
+-- the first run (and by --update-snapshots); a difference fails with a
+-- diff. NAME defaults to the test's full name (a second snapshot in one test
+-- gets " 2", ...). Under --sandbox a missing snapshot fails instead of being
+-- written: sandboxed specs choose no file to write.
+local snapshotCounts = setmetatable({}, { __mode = 'k' })
+
+local function snapshotPlace(name)
+  local busted = currentBusted
+  local element = busted and busted.context.get()
+  local test = element
+  while test and test.descriptor ~= 'it' and test.descriptor ~= 'file' do test = busted.context.parent(test) end
+  local file = test
+  while file and file.descriptor ~= 'file' do file = busted.context.parent(file) end
+  if not file then error('assert.matches_snapshot is for specs run by traitlab test', 0) end
+  if name == nil then
+    local names, e = {}, test
+    while e and e.descriptor ~= 'file' do table.insert(names, 1, tostring(e.name)); e = busted.context.parent(e) end
+    name = table.concat(names, ' ')
+    if test then
+      snapshotCounts[test] = (snapshotCounts[test] or 0) + 1
+      if snapshotCounts[test] > 1 then name = name .. ' ' .. snapshotCounts[test] end
+    end
+  end
+  -- One file name: no folder, no leading dot, printable.
+  local safe = tostring(name):gsub('[^%w%-_ ,%.%(%)%[%]=]', '_'):gsub('^%.+', '_'):sub(1, 120)
+  local dir = tostring(file.name):match('^(.*)/') or '.'
+  local spec = tostring(file.name):match('([^/]+)$'):gsub('%.lua$', '')
+  return dir .. '/__snapshots__/' .. spec, safe .. '.txt', name
+end
+
+-- The lines of `a` and `b` with a unified-style mark: ' ' kept, '-' only in
+-- the snapshot, '+' only now (a longest common subsequence of lines).
+local function diff(a, b)
+  local x, y = {}, {}
+  for l in (a .. '\n'):gmatch('(.-)\n') do x[#x + 1] = l end
+  for l in (b .. '\n'):gmatch('(.-)\n') do y[#y + 1] = l end
+  if #x * #y > 4e6 then return '(the dumps differ; too long to compare line by line)' end
+  local n, m = #x, #y
+  local L = {}
+  for i = n + 1, 1, -1 do L[i] = {} ; for j = m + 1, 1, -1 do
+    if i > n or j > m then L[i][j] = 0
+    elseif x[i] == y[j] then L[i][j] = L[i + 1][j + 1] + 1
+    else L[i][j] = math.max(L[i + 1][j], L[i][j + 1]) end
+  end end
+  local out, i, j = {}, 1, 1
+  while i <= n or j <= m do
+    if i <= n and j <= m and x[i] == y[j] then out[#out + 1] = '  ' .. x[i]; i, j = i + 1, j + 1
+    elseif i <= n and (j > m or L[i + 1][j] >= L[i][j + 1]) then out[#out + 1] = '- ' .. x[i]; i = i + 1
+    else out[#out + 1] = '+ ' .. y[j]; j = j + 1 end
+  end
+  return table.concat(out, '\n')
+end
+
+local function matchesSnapshot(state, arguments)
+  local node, name = arguments[1], arguments[2]
+  local text = ui.dump(node, 'tree', 100)
+  local dir, file, shown = snapshotPlace(name)
+  local path = dir .. '/' .. file
+  local f = io.open(path, 'rb')
+  local kept = f and f:read('a')
+  if f then f:close() end
+  local message, ok
+  if kept == nil or (opts.update_snapshots and kept ~= text) then
+    if opts.sandbox then
+      ok, message = false, ('no snapshot "%s" at %s: under --sandbox snapshots are not written; run traitlab test --update-snapshots without --sandbox to write it'):format(shown, path)
+    else
+      tl.make_directories(dir)
+      local out, err = io.open(path, 'wb')
+      if not out then error(('cannot write the snapshot %s: %s'):format(path, tostring(err)), 0) end
+      out:write(text)
+      out:close()
+      ok, message = true, ('snapshot "%s" written to %s'):format(shown, path)
+    end
+  else
+    ok = kept == text
+    message = ok and ('%s matches its snapshot "%s"'):format(tostring(node), shown)
+      or ('%s no longer matches its snapshot "%s" (%s)\n- snapshot, + now:\n%s\n(accept the change with traitlab test --update-snapshots)'):format(
+           tostring(node), shown, path, diff(kept, text))
+  end
+  for k in pairs(arguments) do arguments[k] = nil end
+  arguments[1], arguments.n, arguments.nofmt = message, 1, { true }
+  return ok
+end
+say:set('assertion.matches_snapshot.positive', '%s')
+say:set('assertion.matches_snapshot.negative', 'Expected a difference from the snapshot: %s')
+luassert:register('assertion', 'matches_snapshot', matchesSnapshot, 'assertion.matches_snapshot.positive',
+                  'assertion.matches_snapshot.negative')
 
 -- `--list` names the tests and runs none: no closing line then, as busted
 -- prints nothing after the list.
