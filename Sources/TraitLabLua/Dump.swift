@@ -158,10 +158,16 @@ struct TextTreeDump {
 /// names it in dumps and pictures: a device screen's device, orientation,
 /// size and OS (`iPad Pro 13-inch (M4), portrait, 1032x1376 pt, iOS 26.0`),
 /// a scene's size when it is not the full screen (`1/3: 375x1376 pt, compact
-/// width, regular height`). Nil for the other environments.
+/// width, regular height`), a presentation's style (`popover, shown as
+/// pageSheet` where it adapts). Nil for the other environments.
 func geometrySummary(_ e: TraitEnvironment) -> String? {
     if let screen = e as? Screen, let device = screen.device, let size = screen.size {
         return "\(device.name), \(screen.orientation.rawValue), \(size), iOS \(e.world.os)"
+    }
+    if let pc = e as? PresentationController {
+        let shown = pc.adaptivePresentationStyle
+        return shown == pc.presentationStyle ? pc.presentationStyle.rawValue
+            : "\(pc.presentationStyle.rawValue), shown as \(shown.rawValue)"
     }
     if let scene = e as? WindowScene, scene.size != .full, let g = scene.geometry {
         let name: String

@@ -23,9 +23,9 @@ extension LuaHost {
     /// `ui.picture(node, path [, options])`: renders the tree with Graphviz
     /// and returns the path. Refused in the sandbox, which writes no files.
     func picture(_ env: TraitEnvironment, path: String, trait: TraitDefinition?, why: TraitEnvironment? = nil,
-                 timeout: Double) throws -> String {
+                 full: Bool = false, timeout: Double) throws -> String {
         if options.refusesFiles { throw LuaError.message("ui.picture writes a file: not available in the sandbox") }
-        let text = try TreePicture(trait: trait, why: why, maximumNodes: 2_000).dot(env)
+        let text = try TreePicture(trait: trait, full: full, why: why, maximumNodes: 2_000).dot(env)
         try renderPicture(text, to: path, timeout: timeout)
         return path
     }

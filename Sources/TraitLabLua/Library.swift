@@ -103,6 +103,7 @@ extension LuaHost {
             var trait: TraitDefinition?
             var why: TraitEnvironment?
             var timeout = 20.0
+            var full = false
             if !c.L.isNil(3) {
                 try c.table(3)
                 if c.L.rawGet(3, "trait") != LUA_TNIL { trait = try c.host.definition(forKey: -1) }
@@ -115,6 +116,8 @@ extension LuaHost {
                     why = e
                 }
                 c.L.pop()
+                if c.L.rawGet(3, "full") != LUA_TNIL { full = lua_toboolean(c.L, -1) != 0 }
+                c.L.pop()
                 if c.L.rawGet(3, "timeout") != LUA_TNIL {
                     guard let t = c.L.number(-1), t > 0, t <= 3600 else {
                         throw c.argError(3, "options.timeout must be a number of seconds between 0 and 3600")
@@ -123,7 +126,7 @@ extension LuaHost {
                 }
                 c.L.pop()
             }
-            c.L.push(try c.host.picture(env, path: path, trait: trait, why: why, timeout: timeout))
+            c.L.push(try c.host.picture(env, path: path, trait: trait, why: why, full: full, timeout: timeout))
             return 1
         }
         fn("trace") { c in try c.host.setTrace(c) }

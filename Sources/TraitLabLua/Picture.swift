@@ -16,8 +16,12 @@ import TraitEngine
 /// `trait`, every environment shows its value of that trait, arrows take the
 /// colour of the value they carry, and the environments where a value enters
 /// (an override, or the root) have a double border: the path each value took.
+/// The root (a screen or a window scene) shows its overrides and a one-line
+/// summary of its device traits; `full` lists every trait instead.
 struct TreePicture {
     var trait: TraitDefinition?
+    /// The root's every non-default trait, not its one-line summary.
+    var full = false
     /// With `trait`: the environment whose value's path is drawn in red, from
     /// where the value enters (`:why` as a picture).
     var why: TraitEnvironment?
@@ -65,7 +69,8 @@ struct TreePicture {
                         let onPath = path.contains(ObjectIdentifier(e)) && path.contains(ObjectIdentifier(parent))
                         style = onPath ? " [color=\"#d62728\", penwidth=3]" : " [color=\"#bbbbbb\"]"
                     } else if let trait {
-                        style = " [color=\"\(colour(e.traitCollection.rawValue(trait)))\", penwidth=2]"
+                        // The value the arrow carries: what the parent passes down.
+                        style = " [color=\"\(colour(parent.traitCollection.rawValue(trait)))\", penwidth=2]"
                     }
                     edges += "  n\(pid) -> n\(id)\(style);\n"
                 }
@@ -92,15 +97,32 @@ struct TreePicture {
         return path
     }
 
+    /// The legend, one piece a line in one font and colour: a renderer
+    /// whose font is wider than the one `dot` measured with still shows
+    /// each line whole, where pieces of one line would run into each other.
     private func legend(mode: String) -> String {
-        var s = "<B>hierarchy mode \(mode)</B>: arrows pass traits; dashed arrows: containment that passes none"
-            + "<BR ALIGN=\"LEFT\"/>yellow: overrides · <FONT COLOR=\"#cc0000\">red: changed in the last update</FONT>"
+        var lines = ["hierarchy mode \(mode): arrows pass traits; dashed arrows: containment that passes none",
+                     "yellow: overrides"]
+        var red = ["red: changed in the last update"]
         if let trait, let why {
-            s += " · <FONT COLOR=\"#d62728\">red path: where \(html(trait.property)) of \(html(clipped(why.description, to: 60))) comes from</FONT>"
+            red.append("red path: where \(trait.property) of \(clipped(why.description, to: 60)) comes from")
         } else if let trait {
-            s += " · coloured arrows: values of \(html(trait.property)), double border where a value enters"
+            lines.append("coloured arrows: values of \(trait.property) as each arrow carries them; double border where a value enters")
         }
-        return s + "<BR ALIGN=\"LEFT\"/>"
+        return lines.map { html($0) + "<BR ALIGN=\"LEFT\"/>" }.joined()
+            + red.map { "<FONT COLOR=\"#cc0000\">" + html($0) + "</FONT><BR ALIGN=\"LEFT\"/>" }.joined()
+    }
+
+    /// A root's device traits in a line: idiom, scale, size classes, style,
+    /// text size (and how many more `full` would list).
+    private func summary(_ tc: TraitCollection, leaving shown: [TraitDefinition]) -> String {
+        let T = SystemTraits.self
+        let keys: [TraitDefinition] = [T.userInterfaceIdiom, T.displayScale, T.horizontalSizeClass, T.verticalSizeClass,
+                                       T.userInterfaceStyle, T.preferredContentSizeCategory]
+        let parts = keys.filter { d in tc.entries.contains { $0.definition === d } }
+            .map { "\($0.property) \(describe(tc.rawValue($0)).trimmingQuotes)" }
+        let rest = tc.entries.filter { e in !keys.contains { $0 === e.definition } && !shown.contains { $0 === e.definition } }.count
+        return parts.joined(separator: " · ") + (rest > 0 ? " (+\(rest) more)" : "")
     }
 
     private func label(_ e: TraitEnvironment, parent: TraitEnvironment?, colour: (TraitValue) -> String) -> String {
@@ -121,9 +143,13 @@ struct TreePicture {
         if e.needsTraitUpdate { s += "<I>update pending</I><BR/>" }
         for o in e.traitOverrideEntries { s += line("override ", o.definition, o.value, colour: "#8a5a00") }
         // What the overrides lines do not already say: differences from the
-        // parent, or for the root its non-default traits.
-        let candidates = parent.map { tc.changedTraits(from: $0.traitCollection) } ?? tc.entries.map(\.definition)
+        // parent, or for the root its non-default traits (a one-line summary
+        // unless `full`).
+        let candidates = parent.map { tc.changedTraits(from: $0.traitCollection) } ?? (full ? tc.entries.map(\.definition) : [])
         let shown = candidates.filter { e.traitOverride($0) != tc.rawValue($0) }
+        if parent == nil, !full, !tc.entries.isEmpty {
+            s += html(clipped(summary(tc, leaving: e.traitOverrideEntries.map(\.definition)), to: 90)) + "<BR ALIGN=\"LEFT\"/>"
+        }
         for d in shown where d !== trait { s += line("", d, tc.rawValue(d), colour: nil) }
         // What else changed here in the last update (inherited), so a red border always says what.
         for d in e.traitsChangedInLastUpdate where d !== trait && !shown.contains(where: { $0 === d }) && !e.containsTraitOverride(d) {
@@ -242,5 +268,12 @@ private func checkWritable(_ path: String) throws {
     }
     if access(dir, W_OK) != 0 {
         throw LuaError.message("ui.picture: cannot write '\(clipped(path, to: 200))': \(String(cString: strerror(errno)))")
+    }
+}
+
+private extension String {
+    /// `"phone"` → `phone`: a summary reads without quotes.
+    var trimmingQuotes: String {
+        count >= 2 && hasPrefix("\"") && hasSuffix("\"") ? String(dropFirst().dropLast()) : self
     }
 }

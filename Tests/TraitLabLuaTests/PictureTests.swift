@@ -62,4 +62,51 @@ final class PictureTests: XCTestCase {
         XCTAssertEqual(wrapped([], width: 40, first: "traits { ", end: " }"), ["traits { }"])
         XCTAssertEqual(wrapped(["a = 1", "b = 2"], width: 40, first: "traits { ", end: " }"), ["traits { a = 1, b = 2 }"])
     }
+
+    /// A picture's DOT text for a scene whose window overrides the theme.
+    private func dotOfThemedScene(trait: Bool, full: Bool = false) throws -> String {
+        let world = TraitWorld()
+        let theme = try TraitDefinition(name: "Theme", valueType: .string, defaultValue: .string("standard"))
+        try world.registry.register(theme)
+        let scene = WindowScene(world: world, screen: world.mainScreen)
+        let window = Window(world: world)
+        window.setWindowScene(scene)
+        let view = View(world: world)
+        try window.addSubview(view)
+        try window.setTraitOverride(theme, .string("bold"))
+        try world.update()
+        return try TreePicture(trait: trait ? theme : nil, full: full).dot(scene)
+    }
+
+    func testAnArrowHasTheColourOfTheValueItCarries() throws {
+        let dot = try dotOfThemedScene(trait: true)
+        // n0 scene (standard), n1 window (bold, its override), n2 view (bold):
+        // scene -> window carries "standard" (the first colour); window ->
+        // view carries "bold" (the second), although the window shows bold.
+        XCTAssertTrue(dot.contains("n0 -> n1 [color=\"\(TreePicture.palette[0])\""), dot)
+        XCTAssertTrue(dot.contains("n1 -> n2 [color=\"\(TreePicture.palette[1])\""), dot)
+    }
+
+    func testTheRootShowsAOneLineDeviceSummaryUnlessFull() throws {
+        let dot = try dotOfThemedScene(trait: false)
+        XCTAssertTrue(dot.contains("userInterfaceIdiom phone · displayScale 3"), dot)
+        XCTAssertFalse(dot.contains("forceTouchCapability"), dot)
+        let full = try dotOfThemedScene(trait: false, full: true)
+        XCTAssertTrue(full.contains("forceTouchCapability"), full)
+    }
+
+    func testEachLegendLineIsOneRunOfText() throws {
+        // Renderers other than dot place each run of text where dot measured
+        // it with its own font: two runs on one line can overlap.
+        let dot = try dotOfThemedScene(trait: true)
+        guard let start = dot.firstRange(of: "label=<"), let end = dot[start.upperBound...].firstRange(of: ">];") else {
+            return XCTFail(dot)
+        }
+        let legend = String(dot[start.upperBound..<end.lowerBound])
+        for line in legend.split(separator: "<BR ALIGN=\"LEFT\"/>") where !line.isEmpty {
+            let fonts = line.split(separator: "<FONT", omittingEmptySubsequences: false).count - 1
+            // One run: plain text, or one FONT element around the whole line.
+            XCTAssertTrue(fonts == 0 || (fonts == 1 && line.hasPrefix("<FONT") && line.hasSuffix("</FONT>")), String(line))
+        }
+    }
 }

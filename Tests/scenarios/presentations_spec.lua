@@ -222,3 +222,18 @@ describe("a presentation controller", function()
     assert.same({ "will light", "did", "will dark", "did" }, log)
   end)
 end)
+
+-- Dumps and pictures name a presentation's style, and what it adapted to
+-- (UIModalPresentationStyle.popover adapts to a sheet in a horizontally
+-- compact environment: Apple's UIAdaptivePresentationControllerDelegate).
+describe("dumps of presentations", function()
+  it("name the style and what it is shown as", function()
+    local scene = ui.WindowScene { screen = ui.Screen { device = "iPhone 15" } }
+    local window = ui.Window { windowScene = scene }
+    local root = ui.ViewController { name = "dump root" }
+    window.rootViewController = root
+    root:present(ui.ViewController { name = "dump popover", modalPresentationStyle = "popover" })
+    ui.update()
+    assert.matches("PresentationController  (popover, shown as pageSheet)", ui.dump(window), 1, true)
+  end)
+end)
