@@ -148,6 +148,33 @@ check_line "...and the recalled line runs" '4243' 2
 tmux_ send-keys -t repl C-d
 check "Ctrl-D exits with status 0" 'EXITED 0' 3
 
+# ---------------------------------------------------------------- the first hour
+# After `traitlab -i examples/tour.lua` the tour's nodes are locals, gone at
+# the prompt: colon commands find them by name (SPEC §9). The banner names
+# the device and OS; a trait defined again at the prompt replaces the earlier
+# one; :why suggests a trait name; a failed :reload is one line.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmux_ kill-session -t repl 2>/dev/null
+tmux_ new-session -d -s repl -x 160 -y 50 "cd $root && $TL --device 'iPad Air 11-inch (M3)' --ios 17 -i examples/tour.lua; echo \"EXITED \$?\"; sleep 60"
+wait_for "Type :help" 10
+check "the banner names ui.Screen.main's device and the OS" 'ui.Screen.main: iPad Air 11-inch (M3), portrait · iOS 17.0' 2
+type_line ':why card myAppTheme'
+check "a colon command takes a node's name" 'myAppTheme of View "card" = "monochrome": own override' 3
+type_line ':traits "card"'
+check "...or its name quoted" 'own override' 3
+type_line ':why card myAppThem'
+check "an unknown trait name gets a suggestion" "did you mean 'myAppTheme'?" 3
+type_line 'print(ui.find("card"))'
+check_line "ui.find finds the tour's card" 'View "card"' 3
+type_line 'Density = traits.define { name = "Density", default = 1 }'
+type_line 'Density2 = traits.define { name = "Density", default = 2 }'
+type_line 'print(("%s %s"):format(Density2 == Density, traits.collection {}.density))'
+check_line "defining a trait again at the prompt replaces it" 'true 2' 3
+type_line ':reload nothere'
+check_line "a failed :reload says what failed in one line" "plugin 'nothere' is not loaded (loaded: none)" 3
+tmux_ send-keys -t repl C-d
+check "...and the session exits with status 0" 'EXITED 0' 3
+
 # ---------------------------------------------------------------- no libedit
 # libedit is loaded when the REPL starts (not linked); without it the REPL
 # says so once and reads plain lines, still on the terminal.
