@@ -589,6 +589,19 @@ describe("plain reads of properties nothing depends on", function()
     end)())
   end)
 
+  it("# counts a sequence whose head is plain fields and whose tail is tracked", function()
+    local model = ui.Observable { "a", "b", "c", "d", "e" }
+    counting_view { layout = function() local _, _, _ = model[3], model[4], model[5] end }
+    assert.are.equal("a", model[1])
+    assert.are.same({ "a", "b" }, { rawget(model, 1), rawget(model, 2), rawget(model, 3) })
+    assert.are.equal(5, #model)
+    model[6] = "f"
+    assert.are.equal(6, #model)
+    model[6] = nil
+    model[5] = nil -- a set of a tracked property: it goes (as nil) to a plain field
+    assert.are.equal(4, #model)
+  end)
+
   it("pairs gives each property once while the loop sets them, or an update runs in it", function()
     local model = ui.Observable { a = 1, b = 1, c = 1 }
     local v, counts = counting_view { layout = function() local _, _ = model.a, model.b end }
