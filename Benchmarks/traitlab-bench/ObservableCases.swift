@@ -1,19 +1,24 @@
 import TraitLabLua
 
-// ui.Observable: a read outside tracked methods against a plain table field
-// read in the same loop (the target: within 2×), and a read inside
-// layoutSubviews, which is recorded.
+// ui.Observable: reads outside tracked methods against a plain table field
+// read in the same loop (the target: within 2×) — of a property no tracked
+// method read (a plain field of the object) and of one a layout depends on
+// (held behind the object's __index, whose floor is a plain-Lua read through
+// `__index = table`) — and a read inside layoutSubviews, which is recorded.
 
 struct ObservableFigures {
     let reads: Int
     /// Seconds per read (best of the runs).
+    /// Outside tracked methods, a property nothing depends on.
     var untrackedRead = 0.0
+    /// Outside tracked methods, a property a layout's latest run read.
+    var dependedRead = 0.0
     var plainRead = 0.0
     var trackedRead = 0.0
-    /// The floor of the design: a read through `__index = table` in plain Lua.
+    /// The floor of a depended-on read: a read through `__index = table` in plain Lua.
     var indexTableRead = 0.0
-    /// Check: the reads returned the value, and a change after the tracked
-    /// reads ran the layout again.
+    /// Check: the reads returned the value, each property was where the
+    /// case says, and a change after the tracked reads ran the layout again.
     var valuesRead = false
     var error: String?
 }
@@ -23,10 +28,12 @@ func measureObservable(reads: Int, repeats: Int) -> ObservableFigures {
     let host: LuaHost
     do { host = try LuaHost() } catch { f.error = "cannot create a Lua host: \(error)"; return f }
     defer { host.close() }
-    // The tracked loop runs in layoutSubviews; a read there arms the model
-    // first, and the loops outside run after the model went back to plain reads.
+    // The tracked loop runs in layoutSubviews, which reads `unread` (the
+    // model is armed first); the first read outside it disarms the model:
+    // `count` goes back to a plain field, `unread` stays behind __index
+    // (the layout's latest run read it).
     let setup = """
-        local model = ui.Observable { unread = 3 }
+        local model = ui.Observable { unread = 3, count = 3 }
         local scene = ui.WindowScene {}
         local window = ui.Window { windowScene = scene }
         local layouts, loops = 0, 0
@@ -38,36 +45,43 @@ func measureObservable(reads: Int, repeats: Int) -> ObservableFigures {
         end }
         window:addSubview(view)
         ui.update()
-        bench = { model = model, plain = { unread = 3 }, view = view,
-                  floor = setmetatable({}, { __index = { unread = 3 } }),
+        bench = { model = model, plain = { unread = 3, count = 3 }, view = view,
+                  floor = setmetatable({}, { __index = { unread = 3, count = 3 } }),
                   layouts = function() return layouts end, setLoops = function(n) loops = n end }
         assert(model.unread == 3)
         model.unread = 4
         ui.update()
         assert(layouts == 2 and model.unread == 4)
+        -- What the loops measure: count is a plain field, unread (read by the layout) is not.
+        assert(model.count == 3 and rawget(model, "count") == 3 and rawget(model, "unread") == nil)
         """
     if let e = host.run(setup, name: "=bench setup") { f.error = e; return f }
     f.valuesRead = true
 
-    func loop(_ object: String) -> String {
-        "local o = bench.\(object) for i = 1, \(reads) do local v = o.unread end"
+    func loop(_ object: String, _ key: String = "unread") -> String {
+        "local o = bench.\(object) for i = 1, \(reads) do local v = o.\(key) end"
     }
     let tracked = "bench.setLoops(\(reads)) bench.view:setNeedsLayout() ui.update() bench.setLoops(0)"
-    var plain: [Double] = [], untracked: [Double] = [], trackedSamples: [Double] = [], floor: [Double] = []
+    var plain: [Double] = [], untracked: [Double] = [], depended: [Double] = [], trackedSamples: [Double] = [], floor: [Double] = []
     for _ in 0..<repeats {
         var failure: String?
         plain.append(seconds { failure = host.run(loop("plain"), name: "=plain loop") ?? failure })
-        untracked.append(seconds { failure = host.run(loop("model"), name: "=observable loop") ?? failure })
+        untracked.append(seconds { failure = host.run(loop("model", "count"), name: "=observable loop") ?? failure })
+        depended.append(seconds { failure = host.run(loop("model"), name: "=depended-on loop") ?? failure })
         floor.append(seconds { failure = host.run(loop("floor"), name: "=__index loop") ?? failure })
         trackedSamples.append(seconds { failure = host.run(tracked, name: "=tracked loop") ?? failure })
         if let failure { f.error = failure; return f }
     }
     f.plainRead = best(plain) / Double(reads)
     f.untrackedRead = best(untracked) / Double(reads)
+    f.dependedRead = best(depended) / Double(reads)
     f.trackedRead = best(trackedSamples) / Double(reads)
     f.indexTableRead = best(floor) / Double(reads)
     // The tracked reads were recorded: a change runs the layout again.
     let check = """
+        -- (The tracked loop ran last: a read outside it disarms the model, as in each repeat.)
+        assert(bench.model.count == 3 and rawget(bench.model, "count") == 3 and rawget(bench.model, "unread") == nil,
+               "the untracked loops did not read what they say")
         local before = bench.layouts()
         bench.model.unread = bench.model.unread + 1
         ui.update()

@@ -69,9 +69,17 @@ extension TraitEnvironment {
     /// Returns whether it did.
     @discardableResult
     public func invalidateObserved(_ work: TrackedWork, run: UInt64) -> Bool {
-        guard run != 0, extras?.details?.observationRuns?.latest[work.index] == run else { return false }
+        guard isLatestObservedRun(work, run: run) else { return false }
         invalidate(work)
         return true
+    }
+
+    /// Whether `run` is still the latest run of `work` here: a value it
+    /// read still has this work depending on it (a change would invalidate
+    /// it). A host asks this to let values nothing depends on any more be
+    /// read without recording.
+    public func isLatestObservedRun(_ work: TrackedWork, run: UInt64) -> Bool {
+        run != 0 && extras?.details?.observationRuns?.latest[work.index] == run
     }
 
     /// The number of a run of this environment's tracked method of `kind`

@@ -45,6 +45,16 @@ extension LuaHost {
             env.invalidateObserved(TrackedWork.allCases[k - 1], run: UInt64(bitPattern: Int64(run)))
             return 0
         }
+        setFunction(fns, "observable", "live") { c in
+            // Whether a read kept by the module (environment, kind of work, run) still counts:
+            // that run is still the latest of its work. False for anything else, and for
+            // everything while tracking is off.
+            guard c.host.world.tracksObservation, let env = c.L.box(1, as: TraitEnvironment.self), env.world === c.host.world,
+                  let k = c.L.integer(2), k >= 1, k <= TrackedWork.allCases.count,
+                  let run = c.L.integer(3) else { c.L.push(false); return 1 }
+            c.L.push(env.isLatestObservedRun(TrackedWork.allCases[k - 1], run: UInt64(bitPattern: Int64(run))))
+            return 1
+        }
         setFunction(fns, "observable", "tracking") { c in
             c.L.push(c.host.world.tracksObservation && c.host.world.trackingEnvironment != nil)
             return 1

@@ -148,6 +148,18 @@ elseif ui.available("18") then
       assert.are.equal(2, counts.layout)
       assert.are.equal(0, counts.properties) -- updateProperties is iOS 26
     end)
+
+    it("opted out again, what was read no longer counts and the properties read plainly", function()
+      ui.observationTracking = true
+      local model = ui.Observable { unread = 3 }
+      local _, counts = counting_view { layout = function() local _ = model.unread end }
+      ui.observationTracking = false
+      assert.are.equal(3, model.unread)
+      assert.are.equal(3, rawget(model, "unread"))
+      model.unread = 4
+      ui.update()
+      assert.are.equal(1, counts.layout)
+    end)
   end)
 else
   describe("observation tracking before iOS 18", function()
@@ -179,7 +191,15 @@ local has_update_properties = ui.available("26")
 
 describe("automatic observation tracking", function()
   if not tracking_on() then
-    it("is not available on this version (checked above)", function() end)
+    it("is off on this version: a read in layoutSubviews records nothing, the property stays a plain field", function()
+      local model = ui.Observable { unread = 3 }
+      local _, counts = counting_view { layout = function() local _ = model.unread end }
+      assert.are.equal(3, rawget(model, "unread"))
+      model.unread = 4
+      ui.update()
+      assert.are.equal(1, counts.layout)
+      assert.are.equal(4, rawget(model, "unread"))
+    end)
     return
   end
 
@@ -411,11 +431,204 @@ describe("automatic observation tracking", function()
   end)
 end)
 
+-- A property nothing depends on is a plain field of the object (a read costs
+-- what a table field read costs); one that some tracked work's latest run
+-- read is held behind the object's metatable, so that setting it reaches the
+-- object and invalidates. rawget(model, key) sees the first kind only
+-- (docs/notes-observable.md): these tests read it to see where a value lives.
+describe("plain reads of properties nothing depends on", function()
+  if not tracking_on() then return end
+
+  it("a property never read by tracked methods is a plain field after the first read outside them", function()
+    local model = ui.Observable { a = 1, b = 1 }
+    local _, counts = counting_view { layout = function() local _ = model.a end }
+    assert.are.equal(1, model.b)
+    assert.are.equal(1, rawget(model, "b"))
+    assert.is_nil(rawget(model, "a")) -- the layout depends on it
+    model.b = 2 -- a plain write: nothing to invalidate
+    ui.update()
+    assert.are.equal(1, counts.layout)
+    assert.are.equal(2, model.b)
+  end)
+
+  it("a property tracked, then read outside tracked methods, then set, still invalidates [doc]", function()
+    local model = ui.Observable { unread = 3 }
+    local _, counts = counting_view { layout = function() local _ = model.unread end }
+    for _ = 1, 3 do assert.are.equal(3, model.unread) end
+    assert.is_nil(rawget(model, "unread"))
+    model.unread = 3 -- equal: nothing, and the layout still depends on it [macro]
+    ui.update()
+    assert.are.equal(1, counts.layout)
+    assert.is_nil(rawget(model, "unread"))
+    model.unread = 4
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    -- The run that change caused read it again.
+    assert.are.equal(4, model.unread)
+    model.unread = 5
+    ui.update()
+    assert.are.equal(3, counts.layout)
+  end)
+
+  it("a set reported once leaves the property a plain field until a tracked method reads it again [se395]", function()
+    local model = ui.Observable { unread = 3 }
+    local v, counts = counting_view { layout = function() local _ = model.unread end }
+    local _ = model.unread
+    model.unread = 4 -- invalidates; nothing depends on it until the layout runs
+    assert.are.equal(4, rawget(model, "unread"))
+    model.unread = 5 -- a plain write, the layout is already invalidated
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    assert.are.equal(5, model.unread)
+    assert.is_nil(rawget(model, "unread"))
+    v:setNeedsLayout()
+    ui.update()
+    model.unread = 6
+    ui.update()
+    assert.are.equal(4, counts.layout)
+  end)
+
+  it("a property whose dependent ran again without reading it goes back to a plain field [doc]", function()
+    local model = ui.Observable { showStatus = true, status = "3 unread" }
+    local _, counts = counting_view { layout = function()
+      if model.showStatus then local _ = model.status end
+    end }
+    local _ = model.status
+    assert.is_nil(rawget(model, "status"))
+    model.showStatus = false
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    assert.are.equal("3 unread", model.status)
+    assert.are.equal("3 unread", rawget(model, "status"))
+    assert.is_nil(rawget(model, "showStatus"))
+    model.status = "4 unread"
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    -- Read again by a tracked method, it is tracked again.
+    model.showStatus = true
+    ui.update()
+    assert.are.equal(3, counts.layout)
+    local _ = model.showStatus
+    assert.is_nil(rawget(model, "status"))
+    model.status = "5 unread"
+    ui.update()
+    assert.are.equal(4, counts.layout)
+  end)
+
+  it("sets right after tracked methods ran, before any read, invalidate exactly what read them", function()
+    local model = ui.Observable { a = 1, b = 1 }
+    local _, counts = counting_view { layout = function() local _ = model.a end }
+    -- No read since the update: both are behind the metatable.
+    assert.is_nil(rawget(model, "a"))
+    assert.is_nil(rawget(model, "b"))
+    model.b = 2
+    ui.update()
+    assert.are.equal(1, counts.layout)
+    model.a = 1 -- equal [macro]
+    ui.update()
+    assert.are.equal(1, counts.layout)
+    model.a = 2
+    model.c = "new"
+    assert.are.same({ 2, 2, "new" }, { model.a, model.b, model.c })
+    assert.are.same({ 2, "new" }, { rawget(model, "b"), rawget(model, "c") })
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    model.a = 3 -- tracked again by that run
+    ui.update()
+    assert.are.equal(3, counts.layout)
+  end)
+
+  it("a property added by a tracked method that does not read it is a plain field afterwards", function()
+    local model = ui.Observable {}
+    local _, counts = counting_view { layout = function() model.added = "x" end }
+    assert.are.equal("x", model.added)
+    assert.are.equal("x", rawget(model, "added"))
+    model.added = "y"
+    ui.update()
+    assert.are.equal(1, counts.layout)
+  end)
+
+  it("a property added by a tracked method and read there invalidates it when set later", function()
+    local model = ui.Observable {}
+    local seen
+    local _, counts = counting_view { layout = function()
+      model.note = "from layout"
+      seen = model.note
+    end }
+    assert.are.equal("from layout", seen)
+    assert.are.equal("from layout", model.note)
+    assert.is_nil(rawget(model, "note"))
+    model.note = "from the script"
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    assert.are.equal("from layout", model.note)
+  end)
+
+  it("pairs, # and tostring see every property, plain or tracked", function()
+    local model = ui.Observable { "a", "b", "c", title = "T", other = 0 }
+    counting_view { layout = function() local _, _ = model[2], model.title end }
+    assert.are.equal("a", model[1])
+    assert.are.same({ "a", "c", 0 }, { rawget(model, 1), rawget(model, 3), rawget(model, "other") })
+    assert.are.same({ nil, nil }, { rawget(model, 2), rawget(model, "title") })
+    assert.are.equal(3, #model)
+    local seen, n = {}, 0
+    for k, v in pairs(model) do seen[k] = v; n = n + 1 end
+    assert.are.equal(5, n)
+    assert.are.same({ "a", "b", "c", title = "T", other = 0 }, seen)
+    local list = {}
+    for i, v in ipairs(model) do list[i] = v end
+    assert.are.same({ "a", "b", "c" }, list)
+    assert.are.equal('Observable { [1] = "a", [2] = "b", [3] = "c", other = 0, title = "T" }', tostring(model))
+    model[4] = "d"
+    assert.are.equal(4, #model)
+    local copy = ui.Observable(model)
+    assert.are.same({ "a", "b", "c", "d", title = "T", other = 0 }, (function()
+      local t = {}
+      for k, v in pairs(copy) do t[k] = v end
+      return t
+    end)())
+  end)
+
+  it("# counts a sequence whose head is plain fields and whose tail is tracked", function()
+    local model = ui.Observable { "a", "b", "c", "d", "e" }
+    counting_view { layout = function() local _, _, _ = model[3], model[4], model[5] end }
+    assert.are.equal("a", model[1])
+    assert.are.same({ "a", "b" }, { rawget(model, 1), rawget(model, 2), rawget(model, 3) })
+    assert.are.equal(5, #model)
+    model[6] = "f"
+    assert.are.equal(6, #model)
+    model[6] = nil
+    model[5] = nil -- a set of a tracked property: it goes (as nil) to a plain field
+    assert.are.equal(4, #model)
+  end)
+
+  it("pairs gives each property once while the loop sets them, or an update runs in it", function()
+    local model = ui.Observable { a = 1, b = 1, c = 1 }
+    local v, counts = counting_view { layout = function() local _, _ = model.a, model.b end }
+    local _ = model.c
+    local seen = {}
+    for k, value in pairs(model) do
+      seen[k] = (seen[k] or 0) + 1
+      model[k] = value + 1 -- moves a and b to plain fields
+    end
+    assert.are.same({ a = 1, b = 1, c = 1 }, seen)
+    assert.are.same({ 2, 2, 2 }, { model.a, model.b, model.c })
+    ui.update()
+    assert.are.equal(2, counts.layout)
+    local _ = model.c
+    seen = {}
+    for k in pairs(model) do
+      seen[k] = (seen[k] or 0) + 1
+      v:setNeedsLayout()
+      ui.update() -- arms the model: its plain fields move behind the metatable
+    end
+    assert.are.same({ a = 1, b = 1, c = 1 }, seen)
+    assert.are.equal(5, counts.layout)
+  end)
+end)
+
 describe("lifetimes", function()
-  if not tracking_on() then
-    it("need tracking (not available on this version)", function() end)
-    return
-  end
+  if not tracking_on() then return end
 
   it("a tracked read keeps no environment alive", function()
     local model = ui.Observable { unread = 3 }
@@ -432,6 +645,9 @@ describe("lifetimes", function()
     end
     collectgarbage(); collectgarbage(); collectgarbage()
     assert.are.equal(before, ui.stats().environments)
+    assert.are.equal(3, model.unread)
+    -- With its dependent gone, the property is a plain field again.
+    assert.are.equal(3, rawget(model, "unread"))
     model.unread = 4 -- no environment left to invalidate
     ui.update()
   end)
