@@ -170,6 +170,9 @@ type_line 'Density = traits.define { name = "Density", default = 1 }'
 type_line 'Density2 = traits.define { name = "Density", default = 2 }'
 type_line 'print(("%s %s"):format(Density2 == Density, traits.collection {}.density))'
 check_line "defining a trait again at the prompt replaces it" 'true 2' 3
+type_line 'do local r = ui.find("root"); local p = ui.ViewController { name = "sheet" }; r:present(p); p.presentationController.overrideTraitCollection = traits.collection { userInterfaceStyle = "dark" } end'
+type_line ':why sheet userInterfaceStyle'
+check ":why follows a presentation controller's override" 'userInterfaceStyle of ViewController "sheet" = "dark": overrideTraitCollection of PresentationController' 3
 type_line ':reload nothere'
 check_line "a failed :reload says what failed in one line" "plugin 'nothere' is not loaded (loaded: none)" 3
 tmux_ send-keys -t repl C-d
