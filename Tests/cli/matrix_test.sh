@@ -88,7 +88,7 @@ expect "JSON: each test's element carries its combination" 1 '"combination":"\[i
 # ------------------------------------------------------------ OS versions
 cd "$root" || exit 1
 run "$TL" test --ios 16,17,18,26 Tests/os_versions
-expect "each OS version's trait system (Tests/os_versions)" 0 '^24 passed, 0 failed$' '^\[iOS 16\] +6 +0 +0$' '^\[iOS 26\] +6 +0 +0$'
+expect "each OS version's trait system (Tests/os_versions)" 0 '^28 passed, 0 failed$' '^\[iOS 16\] +7 +0 +0$' '^\[iOS 26\] +7 +0 +0$'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -95,6 +95,23 @@ describe("iOS " .. major, function()
     end
   end)
 
+  -- updatePropertiesIfNeeded(): "iOS 26.0+" on UIView's page.
+  -- setNeedsUpdateConstraints() (iOS 6), UITraitCollection.current and
+  -- performAsCurrent(_:) (iOS 13) and overrideUserInterfaceStyle (iOS 13)
+  -- exist on every version TraitLab models.
+  it("updatePropertiesIfNeeded is iOS 26's; the older calls exist on every version", function()
+    local _, root, view = tree()
+    local ok, err = pcall(view.updatePropertiesIfNeeded, view)
+    if major >= 26 then assert.is_true(ok, tostring(err)) else assert.matches("available from iOS 26", err, 1, true) end
+    view:setNeedsUpdateConstraints()
+    root.overrideUserInterfaceStyle = "dark"
+    ui.update()
+    assert.equal("dark", view.traitCollection.userInterfaceStyle)
+    local seen
+    traits.collection { userInterfaceStyle = "dark" }:performAsCurrent(function() seen = traits.current.userInterfaceStyle end)
+    assert.equal("dark", seen)
+  end)
+
   -- traitCollectionDidChange(_:) is deprecated in iOS 17 but still called;
   -- before 17 it is the only way to hear of a change.
   it("traitCollectionDidChange is called on every version", function()
