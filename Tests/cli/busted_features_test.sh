@@ -14,7 +14,7 @@
 #
 # Source of truth: busted 2.1.1 and luassert 1.9 as Debian packages them
 # (lua-busted, lua-luassert; /usr/share/lua/5.4/busted/modules/cli.lua for the
-# options). Which features real suites use: docs/notes-parity.md.
+# options). Which features real suites use: docs/contributing.md ("busted parity").
 # Usage: busted_features_test.sh path/to/traitlab
 set -u
 bin=$(cd "$(dirname "${1:?usage: busted_features_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")

@@ -10,7 +10,7 @@
 #   - busted's own summary of the plainTerminal report (successes, failures,
 #     errors, pending) and its exit status.
 # No library's code is part of this repository. Without the variable the test
-# is skipped. To get suites (docs/notes-parity.md lists more and what to expect):
+# is skipped. To get suites (docs/contributing.md, "busted parity", lists more and what to expect):
 #   mkdir -p /tmp/suites && cd /tmp/suites
 #   git clone -q --depth 1 --branch v3.1.3 https://github.com/kikito/inspect.lua
 #   git clone -q --depth 1 --branch v4.1.1 https://github.com/kikito/middleclass
