@@ -935,6 +935,8 @@ public final class PresentationController: TraitEnvironment {
     /// The window found the last time the world checked (``TraitWorld``'s
     /// `reparentPresentations`): a different one means the presentation moved.
     weak var lastParent: TraitEnvironment?
+    /// Where the world lists this presentation (``TraitWorld/addPresentation(_:)``).
+    var presentationSlot = -1
 
     init(world: TraitWorld, presenting: ViewController, presented: ViewController) {
         self.presentingViewController = presenting

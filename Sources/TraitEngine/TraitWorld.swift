@@ -131,22 +131,37 @@ public final class TraitWorld {
     /// The live presentation controllers, oldest first (unretained: each
     /// removes itself when freed). A window lists those it shows among its
     /// trait children; there are few, so a window's visit walks them all.
-    @exclusivity(unchecked) private var presentations: [Unmanaged<PresentationController>] = []
+    /// A freed one leaves its slot empty (``PresentationController/presentationSlot``),
+    /// and the list is compacted once half of it is empty: freeing a chain of
+    /// n presentations is linear, not quadratic.
+    @exclusivity(unchecked) private var presentations: [Unmanaged<PresentationController>?] = []
+    @exclusivity(unchecked) private var emptyPresentationSlots = 0
 
-    func addPresentation(_ pc: PresentationController) { presentations.append(.passUnretained(pc)) }
+    func addPresentation(_ pc: PresentationController) {
+        pc.presentationSlot = presentations.count
+        presentations.append(.passUnretained(pc))
+    }
     func removePresentation(_ pc: PresentationController) {
-        presentations.removeAll { $0.toOpaque() == Unmanaged.passUnretained(pc).toOpaque() }
+        let slot = pc.presentationSlot
+        guard presentations.indices.contains(slot), presentations[slot]?.toOpaque() == Unmanaged.passUnretained(pc).toOpaque() else { return }
+        presentations[slot] = nil
+        emptyPresentationSlots += 1
+        if emptyPresentationSlots * 2 > presentations.count {
+            presentations.removeAll { $0 == nil }
+            for (i, ref) in presentations.enumerated() { ref?.takeUnretainedValue().presentationSlot = i }
+            emptyPresentationSlots = 0
+        }
     }
     func forEachPresentation(_ body: (TraitEnvironment) throws -> Void) rethrows {
         if presentations.isEmpty { return }
-        for pc in presentations { try body(pc.takeUnretainedValue()) }
+        for case let pc? in presentations { try body(pc.takeUnretainedValue()) }
     }
 
     /// A presentation whose window changed (its presenter's view moved to
     /// another window, or out of any) is revisited whole under its new
     /// window, as a moved view is.
     func reparentPresentations() {
-        for ref in presentations {
+        for case let ref? in presentations {
             let pc = ref.takeUnretainedValue()
             let parent = pc.traitParent
             if parent !== pc.lastParent {
