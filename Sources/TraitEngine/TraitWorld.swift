@@ -131,6 +131,16 @@ public final class TraitWorld {
         return false
     }
     @exclusivity(unchecked) private var diffCache = DiffCache()
+    /// Asked before an update makes a collection for an environment with
+    /// overrides (its parent's entries and its overrides, merged), the
+    /// engine's one allocation that grows with the number of traits set
+    /// rather than with the calls that set them. A refusal ends the update
+    /// as a failing callback does: what was left stays pending.
+    public var memoryBudget: MemoryBudget? {
+        get { collectionMeter.budget }
+        set { collectionMeter = BudgetMeter(newValue) }
+    }
+    @exclusivity(unchecked) private var collectionMeter = BudgetMeter(nil)
     /// Counts trait updates: each ``update()`` that has work, and each
     /// `updateTraitsIfNeeded` outside one. Environments remember the number of
     /// the update that last changed them.
@@ -718,6 +728,8 @@ public final class TraitWorld {
     @discardableResult
     func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil,
                          parentChange: Diff? = nil) throws -> Diff? {
+        // (Before anything changes: a refusal leaves `e` as it was.)
+        if e.hasOverrides && collectionMeter.budget != nil { try chargeCollection(of: e, parent: parent) }
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
         if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen,
@@ -732,6 +744,15 @@ public final class TraitWorld {
         if diff.ids.isEmpty { return nil }
         try apply(diff, to: e, first: first)
         return diff
+    }
+
+    /// Asks ``memoryBudget`` for the collection `computeCollection` is about
+    /// to make for `e`, and for its diff (at most an id per entry).
+    @inline(never)
+    private func chargeCollection(of e: TraitEnvironment, parent: TraitEnvironment?) throws {
+        guard e.kind != .screen, let p = parent ?? e.traitParent else { return }
+        let entries = p.traitCollection.entries.count + e.overrideEntries.count
+        try collectionMeter.charge(96 + entries * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
     }
 
     /// Whether `a` and `b` are one object, compared without reference counting.

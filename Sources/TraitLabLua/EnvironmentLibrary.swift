@@ -324,7 +324,9 @@ extension LuaHost {
         // `Class()`, `Class(nil)` and `Class {}` alike: slot 2 is the table or nil.
         L.setTop(2)
         if !L.isNil(2) { try c.table(2) }
-        try chargeEngine(1024)   // the Swift object, its lists and collections
+        // The Swift object, its lists and collections, and its class's name
+        // (kept once per class, or by each environment past 65,535 classes).
+        try chargeEngine(1024 + (info.name.utf8.count > 15 ? info.name.utf8.count : 0))
         let env: TraitEnvironment
         switch kind {
         case .screen:
@@ -479,7 +481,7 @@ extension LuaHost {
         switch p {
         case .name:
             if L.isNil(v) { env.name = nil; return }
-            guard let s = L.string(v) else { throw LuaError.message("name must be a string, got \(L.typeName(v))") }
+            guard let s = try L.keptString(v) else { throw LuaError.message("name must be a string, got \(L.typeName(v))") }
             env.name = s
         case .rootViewController:
             guard let w = env as? Window else { throw notHere() }
@@ -644,6 +646,10 @@ extension LuaHost {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
         let defs = try definitionList(at: 2, in: c)
         guard !defs.isEmpty else { throw LuaError.message("Must pass one or more traits to register for") }
+        // A list of traits (one Lua table of many traits may be registered
+        // any number of times); a registration of one trait takes less
+        // than its Lua object.
+        if defs.count > 1 { try chargeEngine(64 + 16 * defs.count) }
         // What the registration calls, kept in the environment's field table so a
         // closure capturing its own environment stays a Lua-only cycle.
         L.setTop(3)

@@ -25,6 +25,13 @@ public enum LuaError: Error {
         case .message(let m), .raised(let m), .value(_, let m): return m
         }
     }
+
+    /// Memory refused by `--memory-limit`: the message the trampoline raises
+    /// for the cap, as it is (no position: Lua's own memory error has none).
+    public static let overMemoryLimit = LuaError.raised(overMemoryLimitMessage)
+    public static let overMemoryLimitMessage = "not enough memory (memory limit exceeded)"
+    /// Memory the system could not give: Lua's own message.
+    public static let outOfMemory = LuaError.raised("not enough memory")
 }
 
 /// A Swift function callable from Lua. It reads its arguments from the stack,
@@ -176,6 +183,30 @@ extension LuaStatePointer {
     func pushNil() { lua_pushnil(self) }
     func pushValue(_ i: Int32) { lua_pushvalue(self, i) }
     func pushFunction(_ id: Int32) { tl_pushfunction(self, id) }
+
+    /// Asks before the engine allocates about `bytes` for the script:
+    /// "not enough memory" when that would pass `--memory-limit`, or when
+    /// the system could not give it (an address-space limit), so the work
+    /// is refused before it is done. Raised by the trampoline.
+    func chargeEngine(_ bytes: Int) throws {
+        switch tl_engine_charge(self, bytes > 0 ? bytes : 0) {
+        case TL_CHARGE_OK: return
+        case TL_CHARGE_OVER_CAP: throw LuaError.overMemoryLimit
+        default: throw LuaError.outOfMemory
+        }
+    }
+
+    /// The string at `i` (as ``string(_:)``) for text the engine keeps or
+    /// copies (names, cases, identifiers, keys): its copy asked for first
+    /// (``chargeEngine(_:)``) when it takes memory of its own (Swift keeps
+    /// up to 15 bytes inside the string).
+    func keptString(_ i: Int32) throws -> String? {
+        guard lua_type(self, i) == LUA_TSTRING else { return nil }
+        var len = 0
+        guard let p = tl_tostring(self, i, &len) else { return nil }
+        if len > 15 { try chargeEngine(len) }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: len), as: UTF8.self)
+    }
 
     /// The string at `i` if it is a string (numbers are not converted).
     func string(_ i: Int32) -> String? {
@@ -352,8 +383,9 @@ extension LuaCall {
         return argError(i, "\(expected) expected, got \(got)")
     }
 
+    /// A string argument, asked for (``LuaStatePointer/keptString(_:)``).
     func string(_ i: Int32) throws -> String {
-        guard let s = L.string(i) else { throw typeError(i, "string") }
+        guard let s = try L.keptString(i) else { throw typeError(i, "string") }
         return s
     }
 

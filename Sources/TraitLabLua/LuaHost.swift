@@ -46,6 +46,8 @@ public final class LuaHost {
     var nextHandlerID = 1
     /// The busted driver's state while `traitlab test` runs (see SpecRunner).
     var specDriver: DriverState?
+    /// What ``chargeSmall(_:)`` asked for ahead.
+    @exclusivity(unchecked) private var memoryMeter = BudgetMeter(nil)
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -132,6 +134,7 @@ public final class LuaHost {
     }
 
     private func setUp() throws {
+        memoryMeter = BudgetMeter(memoryBudget)
         configure(world)
         createRegistryTables()
         try installLibrary()
@@ -143,6 +146,7 @@ public final class LuaHost {
         w.owningDelegate = self   // (the host tears its world down in close())
         w.hierarchyMode = options.hierarchyMode
         w.recordsRecentChanges = true   // dumps mark what the last update changed
+        w.memoryBudget = memoryBudget
     }
 
     deinit { close() }
@@ -241,12 +245,21 @@ public final class LuaHost {
 
     /// Refuses up front work that would make the engine hold about `bytes`
     /// more than the memory cap allows (copied trait values, definitions,
-    /// environments, dumps, SwiftUI trees).
-    func chargeEngine(_ bytes: Int) throws {
-        guard tl_engine_charge(L, max(0, bytes)) != 0 else {
-            throw LuaError.message("not enough memory (memory limit exceeded)")
-        }
+    /// environments, dumps, SwiftUI trees), or than the system can still
+    /// give (see ``LuaStatePointer/chargeEngine(_:)``).
+    func chargeEngine(_ bytes: Int) throws { try L.chargeEngine(bytes) }
+
+    /// The engine's side of the memory cap: what it asks before it allocates
+    /// for the script (collections an update makes, parsed JSON). Small
+    /// allocations are asked for a step ahead: a 64th of the cap, at most 64 KB.
+    var memoryBudget: MemoryBudget {
+        let step = options.memoryLimit.map { min(64 << 10, max(1 << 10, $0 / 64)) } ?? 64 << 10
+        return MemoryBudget(step: step) { [weak self] bytes in try self?.chargeEngine(bytes) }
     }
+
+    /// Asks for small allocations the binding makes for the script (table
+    /// values, the entries of collections), a step ahead (``memoryBudget``).
+    func chargeSmall(_ bytes: Int) throws { try memoryMeter.charge(bytes) }
 
     private func createRegistryTables() {
         func table(mode: String?) -> Int32 {

@@ -167,7 +167,8 @@ extension LuaHost {
     private func defineEnvironmentKey(_ c: LuaCall) throws -> Int32 {
         try c.table(1)
         try checkFields(c, 1, "environment key", ["name", "default", "type"])
-        guard L.rawGet(1, "name") == LUA_TSTRING, let name = L.string(-1), !name.isEmpty else {
+        try chargeEngine(512)   // the key and its entry in the registry
+        guard L.rawGet(1, "name") == LUA_TSTRING, let name = try L.keptString(-1), !name.isEmpty else {
             throw c.argError(1, "environment key needs a 'name' string")
         }
         _ = L.rawGet(1, "default")
@@ -314,7 +315,7 @@ extension LuaHost {
         defer { L.pop() }
         switch L.rawGet(1, "name") {
         case LUA_TNIL: return nil
-        case LUA_TSTRING: return L.string(-1)
+        case LUA_TSTRING: return try L.keptString(-1)
         default: throw c.argError(1, "name must be a string, got \(L.typeName(-1))")
         }
     }
@@ -350,6 +351,7 @@ extension LuaHost {
         try c.table(1)
         let (makeName, updateName) = kind == .viewController ? ("makeViewController", "updateViewController") : ("makeView", "updateView")
         try checkFields(c, 1, "swiftui.\(kind.rawValue)", ["name", makeName, updateName])
+        try chargeEngine(1024)
         let name = try optionalName(c)
         guard L.rawGet(1, makeName) == LUA_TFUNCTION else {
             throw c.argError(1, "\(kind.rawValue) needs a '\(makeName)' function, got \(L.typeName(-1))")

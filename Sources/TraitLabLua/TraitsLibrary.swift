@@ -17,10 +17,13 @@ extension LuaHost {
 
     /// The string at `i` as text. Trait values are text, as in Swift: a Lua
     /// string that is not valid UTF-8 is an error, where a repair would make
-    /// distinct values equal (and their change invisible to handlers).
-    func text(at i: Int32, what: String = "trait string values") throws -> String {
+    /// distinct values equal (and their change invisible to handlers). Its
+    /// copy is asked for first (``LuaStatePointer/keptString(_:)``) unless
+    /// the caller did (`asked`).
+    func text(at i: Int32, what: String = "trait string values", asked: Bool = false) throws -> String {
         var len = 0
         guard lua_type(L, i) == LUA_TSTRING, let p = tl_tostring(L, i, &len) else { return "" }
+        if len > 15 && !asked { try chargeEngine(len) }
         let bytes = UnsafeRawBufferPointer(start: p, count: len)
         // ASCII (most values) is valid as it is, and String(decoding:) takes
         // its fast path; anything else is validated.
@@ -39,8 +42,17 @@ extension LuaHost {
         throw LuaError.message("\(what) must be valid UTF-8 text (this one is not at byte \(valid + 1))")
     }
 
-    /// Converts the Lua value at `i` to a trait value (plain data only).
-    func traitValue(at i: Int32, depth: Int = 0) throws -> TraitValue {
+    /// Converts the Lua value at `i` to a trait value (plain data only). The
+    /// engine's copy is asked for (``chargeEngine(_:)``) as it is made.
+    func traitValue(at i: Int32) throws -> TraitValue {
+        try traitValue(at: i, depth: 0)
+    }
+
+    /// A table entry in the making: the entries as read (with the room their
+    /// array grows into), then the sorted copy.
+    private static let tableEntryCost = 3 * MemoryLayout<TraitTable.Entry>.stride
+
+    private func traitValue(at i: Int32, depth: Int) throws -> TraitValue {
         switch lua_type(L, i) {
         case LUA_TNIL, LUA_TNONE: return .none
         case LUA_TBOOLEAN: return .bool(L.bool(i))
@@ -48,15 +60,15 @@ extension LuaHost {
             if tl_isinteger(L, i) != 0, let n = L.integer(i) { return .int(n) }
             return .number(L.number(i) ?? 0)
         case LUA_TSTRING:
-            let s = try text(at: i)
-            if s.utf8.count > 15 { try chargeEngine(s.utf8.count) }   // shorter ones are stored inline
-            return .string(s)
+            return .string(try text(at: i))
         case LUA_TTABLE:
             if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
             try L.ensureStack(8)
+            try chargeSmall(64)
             var entries: [TraitTable.Entry] = []
             try L.forEachPair(i) {
+                try chargeSmall(LuaHost.tableEntryCost)
                 let key: TraitTableKey
                 switch lua_type(L, -2) {
                 case LUA_TSTRING: key = .string(try text(at: -2))
@@ -67,7 +79,6 @@ extension LuaHost {
                 }
                 entries.append(.init(key: key, value: try traitValue(at: L.top, depth: depth + 1)))
             }
-            try chargeEngine(64 * entries.count + 64)
             return .table(TraitTable(entries))
         default:
             throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
@@ -162,7 +173,7 @@ extension LuaHost {
         fn("decode") { c in
             guard lua_type(c.L, 1) == LUA_TSTRING else { throw c.typeError(1, "string") }
             let json = try c.host.text(at: 1, what: "a JSON document")   // (a repair would make "\xff" and "\xfe" decode equal)
-            let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry)
+            let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry, budget: c.host.memoryBudget)
             c.host.push(tc)
             return 1
         }
@@ -355,22 +366,30 @@ extension LuaHost {
 
     // MARK: traits.enum / traits.define
 
+    /// A case in an enum's list and in its set of cases.
+    private var caseCost: Int { 2 * MemoryLayout<String>.stride }
+
     private func defineEnum(_ c: LuaCall) throws -> Int32 {
         let name = try c.string(1)
         guard !name.isEmpty else { throw c.argError(1, "enum name must not be empty") }
         try c.table(2)
         let n = L.rawLength(2)
         guard n > 0 else { throw c.argError(2, "an enum needs one or more cases") }
+        // The cases in a list and a set (texts past 15 bytes are asked for
+        // as they are read): one Lua table of cases may make any number of enums.
+        try chargeEngine(128 + 2 * caseCost * n)
         var cases: [String] = []
+        var seen = Set<String>()
         for k in 1...n {
             lua_rawgeti(L, 2, lua_Integer(k))
             defer { L.pop() }
             guard lua_type(L, -1) == LUA_TSTRING, L.rawLength(-1) > 0 else {
                 throw c.argError(2, "case \(k) must be a non-empty string, got \(L.typeName(-1))")
             }
-            guard let s = try? text(at: -1) else { throw c.argError(2, "case \(k) must be valid UTF-8 text") }
+            if L.rawLength(-1) > 15 { try chargeEngine(L.rawLength(-1)) }
+            guard let s = try? text(at: -1, asked: true) else { throw c.argError(2, "case \(k) must be valid UTF-8 text") }
             if s == "cases" || s == "name" { throw c.argError(2, "'\(s)' cannot be a case name (it is an enum field)") }
-            if cases.contains(s) { throw c.argError(2, "case '\(s)' appears twice") }
+            if !seen.insert(s).inserted { throw c.argError(2, "case '\(s)' appears twice") }
             cases.append(s)
         }
         let e = TraitEnum(name: name, cases: cases)
@@ -397,8 +416,10 @@ extension LuaHost {
 
     private func defineTrait(_ c: LuaCall) throws -> Int32 {
         try c.table(1)
+        // The definition and its entries in the registry (its texts are
+        // asked for as they are read: definitions are never collected).
+        try chargeEngine(1024)
         let def = try definitionSpec(at: 1, owner: plugins.loading, call: c)
-        try chargeEngine(1024 + 2 * (def.name.utf8.count + def.property.utf8.count + (def.identifier?.utf8.count ?? 0)))
         if let old = try replacementDuringReload(def) {
             push(old)
             return 1
@@ -420,7 +441,7 @@ extension LuaHost {
         func field(_ k: String) -> Int32 { _ = L.rawGet(i, k); return L.top }
         let top = L.top
         defer { L.setTop(top) }
-        guard let name = L.string(field("name")), !name.isEmpty else {
+        guard let name = try L.keptString(field("name")), !name.isEmpty else {
             throw c.argError(i, "trait definition needs a 'name' string")
         }
         let defaultIndex = field("default")
@@ -430,14 +451,16 @@ extension LuaHost {
         let identifierIndex = field("identifier")
         var identifier: String?
         if !L.isNil(identifierIndex) {
-            guard let s = L.string(identifierIndex) else { throw LuaError.message("trait '\(name)': identifier must be a string") }
+            guard let s = try L.keptString(identifierIndex) else { throw LuaError.message("trait '\(name)': identifier must be a string") }
             identifier = s
         }
         let propIndex = field("property")
         var property: String?
         if !L.isNil(propIndex) {
-            guard let s = L.string(propIndex) else { throw LuaError.message("trait '\(name)': property must be a string") }
+            guard let s = try L.keptString(propIndex) else { throw LuaError.message("trait '\(name)': property must be a string") }
             property = s
+        } else if name.utf8.count > 15 {
+            try chargeEngine(name.utf8.count)   // the property made from the name
         }
         let prop = property ?? TraitDefinition.defaultProperty(for: name)
         if prop.isEmpty { throw LuaError.message("trait '\(name)': property must not be empty") }
@@ -531,7 +554,16 @@ extension LuaHost {
         L.registryTable(refs.mutableMeta)
         lua_setmetatable(L, -2)
         try call(1)
+        try chargeCollection(box.traits)
         return box.traits.makeCollection()
+    }
+
+    /// Asks for the collection `traits.makeCollection()` is about to make:
+    /// a collection of every trait set may be made again and again from
+    /// one Lua table, or from one collection.
+    func chargeCollection(_ traits: MutableTraits) throws {
+        let n = traits.entryCountBound
+        if n > 0 { try chargeSmall(64 + n * MemoryLayout<TraitCollection.Entry>.stride) }
     }
 
     private func makeCollection(_ c: LuaCall) throws -> Int32 {
@@ -542,8 +574,10 @@ extension LuaHost {
             var m = MutableTraits(base: .empty)
             try L.forEachPair(1) {
                 let d = try definition(forKey: -2)
+                try chargeSmall(2 * MemoryLayout<TraitCollection.Entry>.stride)   // (the list of writes)
                 try m.set(d, try traitValue(at: L.top))
             }
+            try chargeCollection(m)
             push(m.makeCollection())
         case LUA_TNONE, LUA_TNIL:
             push(TraitCollection.empty)
