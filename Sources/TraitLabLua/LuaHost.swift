@@ -252,7 +252,7 @@ public final class LuaHost {
     /// The engine's side of the memory cap: what it asks before it allocates
     /// for the script (collections an update makes, parsed JSON). Small
     /// allocations are asked for a step ahead: a 64th of the cap, at most 64 KB.
-    var memoryBudget: MemoryBudget {
+    public var memoryBudget: MemoryBudget {
         let step = options.memoryLimit.map { min(64 << 10, max(1 << 10, $0 / 64)) } ?? 64 << 10
         return MemoryBudget(step: step) { [weak self] bytes in try self?.chargeEngine(bytes) }
     }

@@ -144,6 +144,16 @@ final class SwiftExportTests: XCTestCase {
         XCTAssertFalse(r.source.contains("struct EnvironmentKey"), r.source)
     }
 
+    func testTheSourceIsAskedForAsItGrows() throws {
+        let def = try TraitDefinition(name: String(repeating: "n", count: 10_000), valueType: .integer, defaultValue: .int(0),
+                                      property: "p")
+        var asked = 0
+        let r = try SwiftExport(traits: [def], keys: []).render(budget: MemoryBudget { asked += $0 })
+        XCTAssertGreaterThanOrEqual(asked, r.source.utf8.count, "asked for before it was added")
+        struct Refused: Error {}
+        XCTAssertThrowsError(try SwiftExport(traits: [def], keys: []).render(budget: MemoryBudget { _ in throw Refused() }))
+    }
+
     func testSystemTraitsAndBuiltinKeysAreNeverExported() {
         let r = SwiftExport(traits: SystemTraits.all, keys: BuiltinEnvironmentKeys.all).render()
         XCTAssertEqual(r.source, "")
