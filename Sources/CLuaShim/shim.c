@@ -435,8 +435,10 @@ static int tl_engine_room(size_t bytes) {
     return bytes < free_bytes && free_bytes - bytes >= TL_POOL_HEADROOM;
 }
 
-static int tl_over_cap(const tl_host *h, size_t more) {
-    return h->used + h->engine + h->engine_charged + more > h->limit;
+// Whether Lua's heap, the engine, what was asked for since it was measured
+// and `more` pass the cap by more than `slack`.
+static int tl_over_cap(const tl_host *h, size_t more, size_t slack) {
+    return h->used + h->engine + h->engine_charged + more > h->limit + slack;
 }
 
 int tl_engine_charge(lua_State *L, size_t bytes) {
@@ -453,14 +455,22 @@ int tl_engine_charge(lua_State *L, size_t bytes) {
     }
     if (!h->limit) return TL_CHARGE_OK;
     if (h->engine_charged + bytes >= h->limit / 8) tl_engine_measure(h);
-    if (tl_over_cap(h, bytes)) {
+    if (tl_over_cap(h, bytes, 0)) {
         // What was asked for before may be freed by now: measure before refusing.
         if (h->engine_charged) tl_engine_measure(h);
-        if (tl_over_cap(h, bytes)) {
-            // As for a refused allocation: the code handling the error gets
-            // an eighth more, until a collection running finalizers (tl_recover).
-            h->refused = 1;
-            return TL_CHARGE_OVER_CAP;
+        if (tl_over_cap(h, bytes, 0)) {
+            // Dead objects still holding engine memory go only at a collection
+            // that runs finalizers, which cannot free it while Swift runs:
+            // an eighth of the cap more is let through, and the trampoline
+            // collects once Swift returned, raising if that was not enough
+            // (tl_after_swift). Past that the work is refused and, as after a
+            // refused allocation, the code handling the error gets an eighth
+            // more until such a collection (tl_recover).
+            if (tl_over_cap(h, bytes, h->limit / 8)) {
+                h->refused = 1;
+                return TL_CHARGE_OVER_CAP;
+            }
+            h->over_limit = 1;
         }
     }
     h->engine_charged += bytes;
@@ -527,7 +537,7 @@ static int tl_after_swift(lua_State *L, tl_host *h, int n) {
     }
     if (h->limit) {
         if (h->engine_charged >= h->limit / 8 || ++h->engine_calls >= tl_measure_calls(h)) tl_engine_measure(h);
-        if (h->over_limit || tl_over_cap(h, 0)) {
+        if (h->over_limit || tl_over_cap(h, 0, 0)) {
             h->over_limit = 0;
             if (tl_engine_settle(L, h, 0)) {
                 lua_pushliteral(L, "not enough memory (memory limit exceeded)");

@@ -131,16 +131,21 @@ public final class TraitWorld {
         return false
     }
     @exclusivity(unchecked) private var diffCache = DiffCache()
-    /// Asked before an update makes a collection for an environment with
-    /// overrides (its parent's entries and its overrides, merged), the
-    /// engine's one allocation that grows with the number of traits set
-    /// rather than with the calls that set them. A refusal ends the update
-    /// as a failing callback does: what was left stays pending.
+    /// Asked before an update makes what grows with the number of traits or
+    /// environment keys set rather than with the calls that set them: a
+    /// collection for an environment with overrides (its parent's entries and
+    /// its overrides, merged), the environment of a hosted SwiftUI view with
+    /// modifiers. A refusal ends the update as a failing callback does: what
+    /// was left stays pending.
     public var memoryBudget: MemoryBudget? {
-        get { collectionMeter.budget }
-        set { collectionMeter = BudgetMeter(newValue) }
+        get { memoryMeter.budget }
+        set { memoryMeter = BudgetMeter(newValue) }
     }
-    @exclusivity(unchecked) private var collectionMeter = BudgetMeter(nil)
+    @exclusivity(unchecked) private var memoryMeter = BudgetMeter(nil)
+
+    /// Asks ``memoryBudget`` (a step ahead) for `bytes` about to be allocated.
+    @inline(__always)
+    func chargeMemory(_ bytes: Int) throws { try memoryMeter.charge(bytes) }
     /// Counts trait updates: each ``update()`` that has work, and each
     /// `updateTraitsIfNeeded` outside one. Environments remember the number of
     /// the update that last changed them.
@@ -729,7 +734,7 @@ public final class TraitWorld {
     func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil,
                          parentChange: Diff? = nil) throws -> Diff? {
         // (Before anything changes: a refusal leaves `e` as it was.)
-        if e.hasOverrides && collectionMeter.budget != nil { try chargeCollection(of: e, parent: parent) }
+        if e.hasOverrides && memoryMeter.budget != nil { try chargeCollection(of: e, parent: parent) }
         let first = !e.hasUpdatedTraits
         e.hasUpdatedTraits = true
         if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen,
@@ -752,7 +757,7 @@ public final class TraitWorld {
     private func chargeCollection(of e: TraitEnvironment, parent: TraitEnvironment?) throws {
         guard e.kind != .screen, let p = parent ?? e.traitParent else { return }
         let entries = p.traitCollection.entries.count + e.overrideEntries.count
-        try collectionMeter.charge(96 + entries * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
+        try memoryMeter.charge(96 + entries * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
     }
 
     /// Whether `a` and `b` are one object, compared without reference counting.

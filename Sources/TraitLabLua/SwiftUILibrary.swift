@@ -445,7 +445,11 @@ extension LuaHost {
             case "name": if let n = v.name { c.L.push(n) } else { c.L.pushNil() }
             case "rendered": c.host.pushUserValueField(1, "rendered")
             case "bodyCount": c.L.push(v.bodyCount)
-            case "environment": c.host.push(v.environment)
+            case "environment":
+                // (A view not hosted yet makes its values now; Lua keeps them as long as it keeps the object.)
+                let values = v.environment
+                try c.host.chargeSmall(64 + values.entries.count * MemoryLayout<EnvironmentValues.Entry>.stride)
+                c.host.push(values)
             case "content":
                 c.L.newTable(narr: Int32(clamping: v.content.count))
                 for (k, child) in v.content.enumerated() {

@@ -230,7 +230,7 @@ extension LuaHost {
                                         "modifyingTraits": ("TraitCollection:modifyingTraits", { c in try c.host.modifyingTraits(c) }),
                                         "encode": ("TraitCollection:encode", { c in
                                             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                                            c.host.readsEveryTrait(of: tc)
+                                            try c.host.readsEveryTrait(of: tc)
                                             // What decode could not read back as it was is an error, not a lossy document.
                                             if let problem = tc.encodingProblem { throw LuaError.message(problem) }
                                             c.L.push(tc.encodedJSON())
@@ -242,20 +242,20 @@ extension LuaHost {
                                        newindex: { _ in throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy") },
                                        tostring: { c in
             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-            c.host.readsEveryTrait(of: tc)
+            try c.host.readsEveryTrait(of: tc)
             c.L.push(c.host.describe(tc))
             return 1
         }, extra: [
             ("__eq", "collection.eq", { c in
                 guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
-                c.host.readsEveryTrait(of: a)
-                c.host.readsEveryTrait(of: b)
+                try c.host.readsEveryTrait(of: a)
+                try c.host.readsEveryTrait(of: b)
                 c.L.push(a == b)
                 return 1
             }),
             ("__pairs", "collection.pairs", { c in
                 guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                c.host.readsEveryTrait(of: tc)
+                try c.host.readsEveryTrait(of: tc)
                 c.host.pushEntryIterator(tc.entries)
                 return 3
             }),
@@ -612,8 +612,8 @@ extension LuaHost {
     private func changedTraits(_ c: LuaCall) throws -> Int32 {
         guard let a = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         guard let b = collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-        readsEveryTrait(of: a)
-        readsEveryTrait(of: b)
+        try readsEveryTrait(of: a)
+        try readsEveryTrait(of: b)
         let defs = a.changedTraits(from: b)
         L.newTable(narr: Int32(clamping: defs.count))
         for (k, d) in defs.enumerated() { push(d); lua_rawseti(L, -2, lua_Integer(k + 1)) }
@@ -623,7 +623,7 @@ extension LuaHost {
     private func modifyingTraits(_ c: LuaCall) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         try c.function(2)
-        readsEveryTrait(of: tc)
+        try readsEveryTrait(of: tc)
         push(try mutate(tc, with: 2))
         return 1
     }
@@ -632,7 +632,10 @@ extension LuaHost {
     /// changedTraits, modifyingTraits, encode): tracked, inside a callback
     /// that tracks `tc`, as a read of every trait (SPEC §7: traits read through
     /// `self.traitCollection` are tracked, however they are read).
-    func readsEveryTrait(of tc: TraitCollection) {
+    /// The callback's list of what it read may then hold every definition:
+    /// asked for first.
+    func readsEveryTrait(of tc: TraitCollection) throws {
+        if world.trackingEnvironment != nil { try chargeSmall(8 * world.registry.definitions.count) }
         TraitCollection.recordReadOfEveryTrait(in: tc, registry: world.registry)
     }
 
