@@ -254,7 +254,10 @@ public final class LuaHost {
     /// allocations are asked for a step ahead: a 64th of the cap, at most 64 KB.
     public var memoryBudget: MemoryBudget {
         let step = options.memoryLimit.map { min(64 << 10, max(1 << 10, $0 / 64)) } ?? 64 << 10
-        return MemoryBudget(step: step) { [weak self] bytes in try self?.chargeEngine(bytes) }
+        // (Unretained, as LuaCall holds it: the world and the host's own
+        // meter ask it only while the host runs them. A weak reference would
+        // give the host a side table, and every retain of it a slow path.)
+        return MemoryBudget(step: step) { [unowned(unsafe) self] bytes in try self.chargeEngine(bytes) }
     }
 
     /// Asks for small allocations the binding makes for the script (table
