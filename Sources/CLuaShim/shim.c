@@ -216,6 +216,23 @@ __attribute__((noinline)) static void *tl_pool_get_in_swift(tl_host *h, size_t n
     return tl_retry_in_swift(h, NULL, n < 16 ? 16 : ((n + 15) & ~(size_t)15));
 }
 
+// A block past TL_POOL_MAX, from malloc. Not inlined: the path of the
+// small blocks stays as short as it was without this one's counting.
+__attribute__((noinline)) static void *tl_pool_large(tl_host *h, void *ptr, size_t osize, size_t nsize) {
+    h->unprobed += nsize;   // (see tl_engine_charge)
+    if (ptr && osize <= TL_POOL_MAX) {
+        void *p = malloc(nsize);
+        if (!p && h->in_swift) p = tl_retry_in_swift(h, NULL, nsize);
+        if (!p) return NULL;
+        memcpy(p, ptr, osize);
+        tl_pool_put(h, ptr, osize);
+        return p;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
+    return p;
+}
+
 static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     tl_host *h = (tl_host *)ud;
     if (ptr == NULL) osize = 0;   // (then osize tells the kind of object)
@@ -239,18 +256,7 @@ static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         }
         return p;
     }
-    h->unprobed += nsize;   // (see tl_engine_charge)
-    if (ptr && osize <= TL_POOL_MAX) {
-        void *p = malloc(nsize);
-        if (!p && h->in_swift) p = tl_retry_in_swift(h, NULL, nsize);
-        if (!p) return NULL;
-        memcpy(p, ptr, osize);
-        tl_pool_put(h, ptr, osize);
-        return p;
-    }
-    void *p = realloc(ptr, nsize);
-    if (!p && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
-    return p;
+    return tl_pool_large(h, ptr, osize, nsize);
 }
 
 // Under AddressSanitizer every Lua block stays a malloc block of its own, so

@@ -711,16 +711,24 @@ public final class TraitWorld {
 
     /// `e`'s collection from its parent's; `parent`, when given, is the trait
     /// parent the caller found `e` under (saving the lookup).
-    func computeCollection(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) -> TraitCollection {
+    func computeCollection(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws -> TraitCollection {
         if e.kind == .screen { return unsafeDowncast(e, to: Screen.self).computeDeviceTraits() }
-        if let parent { return collection(of: e, under: parent) }
+        if let parent { return try collection(of: e, under: parent) }
         guard let parent = e.traitParent else { return e.traitCollection }
-        return collection(of: e, under: parent)
+        return try collection(of: e, under: parent)
     }
 
+    /// With overrides, a new collection: asked for from ``memoryBudget``
+    /// first, with its diff (an id per entry).
     @inline(__always)
-    private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) -> TraitCollection {
-        e.hasOverrides ? parent.traitCollection.applying(e.overrideEntries) : parent.traitCollection
+    private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) throws -> TraitCollection {
+        guard e.hasOverrides else { return parent.traitCollection }
+        let base = parent.traitCollection, overrides = e.overrideEntries
+        if memoryMeter.budget != nil {
+            try memoryMeter.charge(96 + (base.entries.count + overrides.count)
+                                   * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
+        }
+        return base.applying(overrides)
     }
 
     /// Recomputes one environment's collection and, when it changed, marks its
@@ -733,31 +741,22 @@ public final class TraitWorld {
     @discardableResult
     func updateOwnTraits(_ e: TraitEnvironment, parent: TraitEnvironment? = nil,
                          parentChange: Diff? = nil) throws -> Diff? {
-        // (Before anything changes: a refusal leaves `e` as it was.)
-        if e.hasOverrides && memoryMeter.budget != nil { try chargeCollection(of: e, parent: parent) }
         let first = !e.hasUpdatedTraits
-        e.hasUpdatedTraits = true
         if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen,
            TraitWorld.same(e.traitCollection, pc.old), TraitWorld.same(parent.traitCollection, pc.new) {
+            e.hasUpdatedTraits = true
             try apply(pc, to: e, first: first)
             return pc
         }
         let old = e.traitCollection
-        let new = computeCollection(e, parent: parent)
+        // (A refusal of the memory it takes leaves `e` as it was.)
+        let new = try computeCollection(e, parent: parent)
+        e.hasUpdatedTraits = true
         if new === old { return nil }
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return nil }
         try apply(diff, to: e, first: first)
         return diff
-    }
-
-    /// Asks ``memoryBudget`` for the collection `computeCollection` is about
-    /// to make for `e`, and for its diff (at most an id per entry).
-    @inline(never)
-    private func chargeCollection(of e: TraitEnvironment, parent: TraitEnvironment?) throws {
-        guard e.kind != .screen, let p = parent ?? e.traitParent else { return }
-        let entries = p.traitCollection.entries.count + e.overrideEntries.count
-        try memoryMeter.charge(96 + entries * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
     }
 
     /// Whether `a` and `b` are one object, compared without reference counting.
