@@ -328,7 +328,7 @@ private func describe(_ v: TraitValue, into out: inout String, maxBytes: Int) ->
     case .number(let d): out += formatNumber(d)
     case .string(let s):
         out += "\""
-        let room = maxBytes - out.utf8.count + 1
+        let room = max(0, maxBytes - out.utf8.count + 1)
         if s.utf8.count > room {
             out += String(decoding: s.utf8.prefix(room), as: UTF8.self)
             return false
@@ -343,7 +343,7 @@ private func describe(_ v: TraitValue, into out: inout String, maxBytes: Int) ->
             if !sequence {
                 switch e.key {
                 case .string(let s):
-                    let room = maxBytes - out.utf8.count + 1
+                    let room = max(0, maxBytes - out.utf8.count + 1)
                     if s.utf8.count > room {
                         out += String(decoding: s.utf8.prefix(room), as: UTF8.self)
                         return false
