@@ -483,6 +483,13 @@ int tl_engine_charge(lua_State *L, size_t bytes) {
     return TL_CHARGE_OK;
 }
 
+int tl_lua_room(lua_State *L, size_t bytes) {
+    tl_host *h = tl_gethost(L);
+    if (!h || tl_engine_room(bytes)) return 1;
+    h->alloc_failed = 1;
+    return 0;
+}
+
 size_t tl_engine_bytes(lua_State *L) {
     tl_host *h = tl_gethost(L);
     if (!h || !h->limit) return 0;

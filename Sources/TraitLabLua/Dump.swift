@@ -11,23 +11,23 @@ import TraitEngine
 // piece in a ``DumpText``, which asks the memory cap for each piece before
 // adding it: a dump too big for the cap stops early.
 
-/// The text of a dump or picture in the making. Room is asked for
-/// (``MemoryBudget``) before each piece is added, twice what the text will
-/// hold (its storage grows by doubling, copying as it does) and at least a
-/// budget step ahead, so asking costs little.
+/// The text of a dump or picture in the making. Its storage grows by
+/// doubling, under the text's control: each new, bigger storage is asked for
+/// (``MemoryBudget``) before it is made, while the old one is still held.
 struct DumpText {
     private(set) var text = ""
-    private var asked = 0
+    private var capacity = 0
     let budget: MemoryBudget?
 
     init(_ budget: MemoryBudget?) { self.budget = budget }
 
     mutating func append(_ piece: String) throws {
         let need = text.utf8.count + piece.utf8.count
-        if need > asked, let budget {
-            let target = max(2 * need, asked + budget.step)
-            try budget.charge(target - asked)
-            asked = target
+        if need > capacity {
+            let grown = max(2 * need, 4096)
+            try budget?.charge(grown)
+            text.reserveCapacity(grown)
+            capacity = grown
         }
         text += piece
     }
@@ -228,6 +228,7 @@ func jsonTreeDump(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws 
         try out += "{"
         for (n, (d, v)) in entries.enumerated() {
             try out += (n > 0 ? "," : "") + key(d.property) + ":"
+            try out.budget?.charge(4 * v.textSizeEstimate)   // (its JSON values, made before its text)
             try out += v.jsonValue.serialized
         }
         try out += "}"

@@ -415,7 +415,9 @@ extension LuaHost {
         let view = env as? View, vc = env as? ViewController
         func pushOpt(_ e: TraitEnvironment?) { if let e { push(e) } else { L.pushNil() } }
         func pushList(_ list: [TraitEnvironment]) {
-            L.newTable(narr: Int32(clamping: list.count))
+            // (With room for an object per item: each may be made now. Left
+            // empty when there is none; the trampoline raises.)
+            guard L.newTable(narr: Int32(clamping: list.count)), L.roomForLua(96 * list.count) else { return }
             for (k, e) in list.enumerated() { push(e); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         }
         switch p {
@@ -631,6 +633,7 @@ extension LuaHost {
             return 0
         }, tostring: { c in
             let e = try env(c)
+            try c.host.chargeEngine(c.host.textCost(of: e.traitOverrideEntries.map(\.value), times: 2))
             let parts = e.traitOverrideEntries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }
             c.L.push("TraitOverrides of \(e) { " + parts.joined(separator: ", ") + (parts.isEmpty ? "}" : " }"))
             return 1

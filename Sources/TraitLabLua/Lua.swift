@@ -171,11 +171,26 @@ extension LuaStatePointer {
         }
     }
 
+    /// Pushes `s`; an empty string instead when the system has no room for
+    /// Lua's copy of a big one (``roomForLua(_:)``: the trampoline then
+    /// raises "not enough memory").
     public func push(_ s: String) {
         var s = s
         s.withUTF8 { buf in
+            guard roomForLua(buf.count) else { lua_pushlstring(self, "", 0); return }
             _ = buf.withMemoryRebound(to: CChar.self) { lua_pushlstring(self, $0.baseAddress, $0.count) }
         }
+    }
+
+    /// Whether Lua's allocations for a value Swift is about to push, about
+    /// `bytes`, can be had: while Swift runs they cannot fail, and past the
+    /// reserve kept for small ones the process would end. A megabyte or more
+    /// is checked first (tl_lua_room); when there is no room the trampoline
+    /// raises "not enough memory" once Swift returned, and the caller pushes
+    /// something small instead.
+    @inline(__always)
+    func roomForLua(_ bytes: Int) -> Bool {
+        bytes < 1 << 20 || tl_lua_room(self, bytes) != 0
     }
     func push(_ b: Bool) { lua_pushboolean(self, b ? 1 : 0) }
     func push(_ i: Int) { lua_pushinteger(self, lua_Integer(i)) }
@@ -307,7 +322,15 @@ extension LuaStatePointer {
     func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
     func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
 
-    func newTable(narr: Int32 = 0, nrec: Int32 = 0) { lua_createtable(self, narr, nrec) }
+    /// Pushes a new table with room for `narr` array items and `nrec` other
+    /// fields; false, with an empty table pushed, when the system has no room
+    /// for it (``roomForLua(_:)``): the caller then leaves it empty.
+    @discardableResult
+    func newTable(narr: Int32 = 0, nrec: Int32 = 0) -> Bool {
+        guard roomForLua(16 * Int(narr) + 40 * Int(nrec)) else { lua_createtable(self, 0, 0); return false }
+        lua_createtable(self, narr, nrec)
+        return true
+    }
 
     /// The Swift object in a TraitLab box at `i`, if it has the expected type.
     func box<T>(_ i: Int32, as: T.Type) -> T? {

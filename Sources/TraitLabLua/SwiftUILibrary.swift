@@ -250,6 +250,7 @@ extension LuaHost {
             throw LuaError.message("environment values are read-only; set one with view:environment(key, value)")
         }, tostring: { c in
             let v = try values(c)
+            try c.host.chargeEngine(c.host.textCost(of: v.entries.map(\.value), times: 2))
             let parts = v.entries.map { "\($0.key.name) = \(TraitEngine.describe($0.value))" }
             c.L.push(parts.isEmpty ? "EnvironmentValues {}" : "EnvironmentValues { " + parts.joined(separator: ", ") + " }")
             return 1
@@ -451,7 +452,7 @@ extension LuaHost {
                 try c.host.chargeSmall(64 + values.entries.count * MemoryLayout<EnvironmentValues.Entry>.stride)
                 c.host.push(values)
             case "content":
-                c.L.newTable(narr: Int32(clamping: v.content.count))
+                guard c.L.newTable(narr: Int32(clamping: v.content.count)), c.L.roomForLua(96 * v.content.count) else { return 1 }
                 for (k, child) in v.content.enumerated() {
                     c.host.push(child)
                     lua_rawseti(c.L, -2, lua_Integer(k + 1))

@@ -92,7 +92,10 @@ extension LuaHost {
         case .table(let t):
             // Depth is bounded (64) when values are made, so growing cannot fail in practice.
             _ = lua_checkstack(L, 8)
-            L.newTable(narr: Int32(clamping: t.isSequence ? t.entries.count : 0), nrec: Int32(clamping: t.isSequence ? 0 : t.entries.count))
+            // (Left empty when the system has no room for it, nor for a short
+            // string per entry; the trampoline raises.)
+            guard L.newTable(narr: Int32(clamping: t.isSequence ? t.entries.count : 0), nrec: Int32(clamping: t.isSequence ? 0 : t.entries.count)),
+                  L.roomForLua(48 * t.entries.count) else { return }
             for e in t.entries {
                 switch e.key {
                 case .string(let s): L.push(s)
@@ -233,6 +236,8 @@ extension LuaHost {
                                             try c.host.readsEveryTrait(of: tc)
                                             // What decode could not read back as it was is an error, not a lossy document.
                                             if let problem = tc.encodingProblem { throw LuaError.message(problem) }
+                                            // (The JSON values made first, then the text: asked for.)
+                                            try c.host.chargeEngine(c.host.textCost(of: tc.entries.map(\.value), times: 4))
                                             c.L.push(tc.encodedJSON())
                                             return 1
                                         }),
@@ -243,6 +248,7 @@ extension LuaHost {
                                        tostring: { c in
             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
             try c.host.readsEveryTrait(of: tc)
+            try c.host.chargeEngine(c.host.textCost(of: tc.entries.map(\.value), times: 2))
             c.L.push(c.host.describe(tc))
             return 1
         }, extra: [
@@ -398,14 +404,21 @@ extension LuaHost {
         return 1
     }
 
+    /// `e.cases` as a new Lua array; empty when the system has no room for
+    /// it (the trampoline raises).
+    private func pushCases(_ e: TraitEnum) {
+        guard L.newTable(narr: Int32(clamping: e.cases.count)),
+              L.roomForLua(e.cases.reduce(32 * e.cases.count) { $0 + $1.utf8.count }) else { return }
+        for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+    }
+
     private func enumField(_ c: LuaCall) throws -> Int32 {
         let e = try c.object(1, TraitEnum.self, "TraitEnum")
         let key = try c.string(2)
         switch key {
         case "name": L.push(e.name)
         case "cases":
-            L.newTable(narr: Int32(clamping: e.cases.count))
-            for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+            pushCases(e)
         default:
             guard e.contains(key) else { throw LuaError.message("enum \(e.name) has no case '\(key)' (cases: \(e.caseList))") }
             lastEnumCaseRead = (e, key)
@@ -535,8 +548,7 @@ extension LuaHost {
             if case .enumeration(let e) = d.valueType { push(e) } else { L.push(d.valueType.name) }
         case "cases":
             guard case .enumeration(let e) = d.valueType else { L.pushNil(); return 1 }
-            L.newTable(narr: Int32(clamping: e.cases.count))
-            for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+            pushCases(e)
         default:
             throw LuaError.message("TraitDefinition has no field '\(key)' (name, default, type, identifier, affectsColorAppearance, property, cases, isOptional, isSystem)")
         }
@@ -637,6 +649,13 @@ extension LuaHost {
     func readsEveryTrait(of tc: TraitCollection) throws {
         if world.trackingEnvironment != nil { try chargeSmall(8 * world.registry.definitions.count) }
         TraitCollection.recordReadOfEveryTrait(in: tc, registry: world.registry)
+    }
+
+    /// What writing `values` as text takes, `times` over (its pieces, and
+    /// the text they are joined into), to ask for before it is written
+    /// (``TraitValue/textSizeEstimate``, with a trait's name beside each).
+    func textCost(of values: [TraitValue], times: Int) -> Int {
+        times * values.reduce(64) { $0 + 64 + $1.textSizeEstimate }
     }
 
     /// `TraitCollection { horizontalSizeClass = "compact", myAppTheme = "bold" }`.

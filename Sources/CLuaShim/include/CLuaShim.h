@@ -144,6 +144,13 @@ void tl_engine_baseline(lua_State *L);
 #define TL_CHARGE_OVER_CAP 0
 #define TL_CHARGE_NO_MEMORY (-1)
 int tl_engine_charge(lua_State *L, size_t bytes);
+// Whether Lua can be given `bytes` more from Swift (a string or table Swift
+// pushes): while Swift runs, Lua's allocations cannot fail, and past the
+// reserve kept for them the process would end. When there is no room (as
+// tl_engine_charge judges it, address space), notes it so that the
+// trampoline raises "not enough memory" once Swift returned, and returns 0:
+// the caller pushes something small instead. Never raises.
+int tl_lua_room(lua_State *L, size_t bytes);
 // Bytes the engine holds for the script now (measured); 0 without a cap.
 size_t tl_engine_bytes(lua_State *L);
 
