@@ -61,7 +61,8 @@ __attribute__((noinline)) static void *tl_retry_in_swift(tl_host *h, void *ptr, 
 // Allocations may fail (and Lua then raises "not enough memory") only when
 // tl_may_fail says so. Otherwise the cap is noted and the trampoline raises
 // after Swift returns. The cap covers Lua's heap and what the engine holds
-// (h->engine, measured; see tl_engine_measure).
+// (h->engine, measured, and h->engine_charged, asked for since; see
+// tl_engine_measure and tl_engine_charge).
 static void tl_engine_measure(tl_host *h);
 
 static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -79,7 +80,7 @@ static void *tl_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     // can run and reach that point, where dead objects give their engine
     // memory back (Lua's emergency collection runs no finalizers).
     size_t cap = h->limit + (h->refused ? h->limit / 8 : 0);
-    if (h->limit && growing && h->used - old + nsize + h->engine > cap) {
+    if (h->limit && growing && h->used - old + nsize + h->engine + h->engine_charged > cap) {
         if (tl_may_fail(h)) {
             // The engine's figure may be stale (finalizers freed Swift objects
             // since it was measured): measure again before refusing (a
@@ -96,6 +97,7 @@ allowed:;
     if (p == NULL && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
     if (p == NULL) return NULL;
     h->used = h->used - old + nsize;
+    if (growing) h->unprobed += nsize - old;
     if (!ptr) h->blocks++;
     return p;
 }
@@ -153,12 +155,21 @@ static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) 
 #define TL_POOL_PAGE (256u << 10)
 #define TL_POOL_HEADROOM TL_RESERVE_SIZE
 
+// Whether `bytes` and TL_POOL_HEADROOM more could be mapped now.
+static int tl_address_room(size_t bytes) {
+    size_t want = bytes + TL_POOL_HEADROOM;
+    if (want < bytes) return 0;
+    void *probe = mmap(NULL, want, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (probe == MAP_FAILED) return 0;
+    munmap(probe, want);
+    return 1;
+}
+
 __attribute__((noinline)) static int tl_pool_page(tl_host *h) {
     void *mapped = mmap(NULL, TL_POOL_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mapped == MAP_FAILED) return 0;
-    void *probe = mmap(NULL, TL_POOL_HEADROOM, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (probe == MAP_FAILED) { munmap(mapped, TL_POOL_PAGE); return 0; }
-    munmap(probe, TL_POOL_HEADROOM);
+    if (!tl_address_room(0)) { munmap(mapped, TL_POOL_PAGE); return 0; }
+    h->unprobed = 0;
     char *page = mapped;
     // What is left of the current page goes to its free list.
     size_t rest = (size_t)(h->pool_end - h->pool_next);
@@ -205,6 +216,23 @@ __attribute__((noinline)) static void *tl_pool_get_in_swift(tl_host *h, size_t n
     return tl_retry_in_swift(h, NULL, n < 16 ? 16 : ((n + 15) & ~(size_t)15));
 }
 
+// A block past TL_POOL_MAX, from malloc. Not inlined: the path of the
+// small blocks stays as short as it was without this one's counting.
+__attribute__((noinline)) static void *tl_pool_large(tl_host *h, void *ptr, size_t osize, size_t nsize) {
+    h->unprobed += nsize;   // (see tl_engine_charge)
+    if (ptr && osize <= TL_POOL_MAX) {
+        void *p = malloc(nsize);
+        if (!p && h->in_swift) p = tl_retry_in_swift(h, NULL, nsize);
+        if (!p) return NULL;
+        memcpy(p, ptr, osize);
+        tl_pool_put(h, ptr, osize);
+        return p;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
+    return p;
+}
+
 static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     tl_host *h = (tl_host *)ud;
     if (ptr == NULL) osize = 0;   // (then osize tells the kind of object)
@@ -228,17 +256,7 @@ static void *tl_pool_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         }
         return p;
     }
-    if (ptr && osize <= TL_POOL_MAX) {
-        void *p = malloc(nsize);
-        if (!p && h->in_swift) p = tl_retry_in_swift(h, NULL, nsize);
-        if (!p) return NULL;
-        memcpy(p, ptr, osize);
-        tl_pool_put(h, ptr, osize);
-        return p;
-    }
-    void *p = realloc(ptr, nsize);
-    if (!p && h->in_swift) p = tl_retry_in_swift(h, ptr, nsize);
-    return p;
+    return tl_pool_large(h, ptr, osize, nsize);
 }
 
 // Under AddressSanitizer every Lua block stays a malloc block of its own, so
@@ -369,8 +387,20 @@ void tl_close(lua_State *L) {
 // malloc directly, so it is measured: the process's malloc heap minus Lua's
 // heap minus what the process held when the state was set up. Measuring walks
 // malloc's bins (milliseconds on a fragmented heap), so it happens only when
-// the engine's estimated growth since the last measurement (tl_engine_charge)
-// passes an eighth of the cap, every 16384 Swift calls, and when over the cap.
+// what the engine asked for since the last measurement (tl_engine_charge)
+// passes an eighth of the cap, every TL_MEASURE_CALLS Swift calls (at most:
+// fewer under a small cap), and when over the cap. Until measured, what was
+// asked for counts in full (h->engine_charged): the engine asks before it
+// allocates, so the cap refuses work before it is done.
+#define TL_MEASURE_CALLS 16384u
+
+// Swift calls between two measurements: the engine's small allocations that
+// ask for nothing (a view's place in its superview's list) stay within an
+// eighth of the cap in between, counting 128 bytes a call.
+static inline unsigned tl_measure_calls(const tl_host *h) {
+    size_t n = h->limit >> 10;
+    return n >= TL_MEASURE_CALLS ? TL_MEASURE_CALLS : n < 64 ? 64u : (unsigned)n;
+}
 
 static size_t tl_heap_in_use(void) {
     struct mallinfo2 mi = mallinfo2();
@@ -408,14 +438,72 @@ static int tl_engine_settle(lua_State *L, tl_host *h, size_t more) {
     return h->used + h->engine + more > h->limit;
 }
 
+// Address space (ulimit -v): the engine's allocations cannot fail (Swift
+// stops the process), so the engine takes memory for a script only while
+// that and TL_POOL_HEADROOM more could still be had: mapped (a probe, a
+// mapping that reserves nothing, given back at once; about a microsecond),
+// or else from what malloc holds free (once the limit was reached, memory
+// freed stays in malloc's heap, mapped: the probe alone would refuse
+// everything from then on). A probe covers the next TL_PROBE_STEP bytes asked
+// for or taken by Lua from malloc (h->unprobed), which leaves the engine's
+// small unasked allocations 3 MB in between.
+#define TL_PROBE_STEP (1u << 20)
+
+static int tl_engine_room(size_t bytes) {
+    if (tl_address_room(bytes)) return 1;
+    struct mallinfo2 mi = mallinfo2();
+    // (Chunks in fastbins serve only their own small sizes.)
+    size_t free_bytes = mi.fordblks > mi.fsmblks ? mi.fordblks - mi.fsmblks : 0;
+    return bytes < free_bytes && free_bytes - bytes >= TL_POOL_HEADROOM;
+}
+
+// Whether Lua's heap, the engine, what was asked for since it was measured
+// and `more` pass the cap by more than `slack`.
+static int tl_over_cap(const tl_host *h, size_t more, size_t slack) {
+    return h->used + h->engine + h->engine_charged + more > h->limit + slack;
+}
+
 int tl_engine_charge(lua_State *L, size_t bytes) {
     tl_host *h = tl_gethost(L);
-    if (!h || !h->limit) return 1;
+    if (!h) return TL_CHARGE_OK;
+    if (h->unprobed + bytes >= TL_PROBE_STEP) {
+        if (!tl_engine_room(bytes)) {
+            h->unprobed = TL_PROBE_STEP;   // (probe again next time)
+            return TL_CHARGE_NO_MEMORY;
+        }
+        h->unprobed = 0;
+    } else {
+        h->unprobed += bytes;
+    }
+    if (!h->limit) return TL_CHARGE_OK;
+    if (h->engine_charged + bytes >= h->limit / 8) tl_engine_measure(h);
+    if (tl_over_cap(h, bytes, 0)) {
+        // What was asked for before may be freed by now: measure before refusing.
+        if (h->engine_charged) tl_engine_measure(h);
+        if (tl_over_cap(h, bytes, 0)) {
+            // Dead objects still holding engine memory go only at a collection
+            // that runs finalizers, which cannot free it while Swift runs:
+            // an eighth of the cap more is let through, and the trampoline
+            // collects once Swift returned, raising if that was not enough
+            // (tl_after_swift). Past that the work is refused and, as after a
+            // refused allocation, the code handling the error gets an eighth
+            // more until such a collection (tl_recover).
+            if (tl_over_cap(h, bytes, h->limit / 8)) {
+                h->refused = 1;
+                return TL_CHARGE_OVER_CAP;
+            }
+            h->over_limit = 1;
+        }
+    }
     h->engine_charged += bytes;
-    if (h->engine_charged >= h->limit / 8 || bytes >= h->limit / 16) tl_engine_measure(h);
-    if (h->used + h->engine + bytes <= h->limit) return 1;
-    tl_engine_measure(h);
-    return h->used + h->engine + bytes <= h->limit;
+    return TL_CHARGE_OK;
+}
+
+int tl_lua_room(lua_State *L, size_t bytes) {
+    tl_host *h = tl_gethost(L);
+    if (!h || tl_engine_room(bytes)) return 1;
+    h->alloc_failed = 1;
+    return 0;
 }
 
 size_t tl_engine_bytes(lua_State *L) {
@@ -449,8 +537,17 @@ static inline void tl_leave_swift(tl_host *h, tl_swift_frame f) {
     h->swift_in_finalizer = f.in_finalizer;
 }
 
+// Raised before Swift runs when the address space is nearly used up (see
+// tl_engine_charge): Swift's own allocations would stop the process.
+__attribute__((noinline)) static void tl_check_engine_room(lua_State *L, tl_host *h) {
+    if (tl_engine_room(0)) { h->unprobed = 0; return; }
+    lua_pushliteral(L, "not enough memory");
+    lua_error(L);
+}
+
 static int tl_call_swift(lua_State *L, int fnid) {
     tl_host *h = tl_gethost(L);
+    if (h->unprobed >= TL_PROBE_STEP) tl_check_engine_room(L, h);
     tl_swift_frame f = tl_enter_swift(L, h);
     int n = tl_dispatch(L, fnid);
     tl_leave_swift(h, f);
@@ -468,8 +565,8 @@ static int tl_after_swift(lua_State *L, tl_host *h, int n) {
         return lua_error(L);
     }
     if (h->limit) {
-        if (h->engine_charged >= h->limit / 8 || ++h->engine_calls >= 16384) tl_engine_measure(h);
-        if (h->over_limit || h->used + h->engine > h->limit) {
+        if (h->engine_charged >= h->limit / 8 || ++h->engine_calls >= tl_measure_calls(h)) tl_engine_measure(h);
+        if (h->over_limit || tl_over_cap(h, 0, 0)) {
             h->over_limit = 0;
             if (tl_engine_settle(L, h, 0)) {
                 lua_pushliteral(L, "not enough memory (memory limit exceeded)");
@@ -677,6 +774,9 @@ int tl_msghandler(lua_State *L) {
     int described;
     const char *msg = tl_error_value_text(L, &described);
     if (described) return 1;
+    // Memory refused while Swift ran is raised after it returned, as the
+    // same message Lua's own memory error has; that one gets no traceback.
+    if (strcmp(msg, "not enough memory") == 0 || strcmp(msg, "not enough memory (memory limit exceeded)") == 0) return 1;
     // An error from a callback carries the traceback of the callback's own
     // frames (tl_callback_msghandler): the frames of the code that called
     // ui.update() follow it, under the same header.

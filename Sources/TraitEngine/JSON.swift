@@ -26,15 +26,21 @@ public enum JSONValue: Equatable, Sendable {
     /// Parses a complete JSON text. Malformed input is a ``TraitError`` giving
     /// the byte offset and what was expected there
     /// (`invalid JSON: expected ',' or '}' at offset 17, found 'x'`).
-    public static func parse(_ text: String) throws -> JSONValue {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        return try parser.parseDocument()
+    ///
+    /// With a `budget`, the memory the parsed value takes is asked for while
+    /// it is built, before it is allocated; a refusal ends the parse with
+    /// the budget's error.
+    public static func parse(_ text: String, budget: MemoryBudget? = nil) throws -> JSONValue {
+        try parse(utf8: text.utf8, budget: budget)
     }
 
     /// Parses a JSON text given as bytes (a Lua string, a file); bytes that are
     /// not valid UTF-8 inside a string are an error, as anywhere else.
-    public static func parse<Bytes: Collection>(utf8 bytes: Bytes) throws -> JSONValue where Bytes.Element == UInt8 {
-        var parser = JSONParser(bytes: Array(bytes))
+    public static func parse<Bytes: Collection>(utf8 bytes: Bytes, budget: MemoryBudget? = nil) throws -> JSONValue
+    where Bytes.Element == UInt8 {
+        var meter = BudgetMeter(budget)
+        try meter.charge(bytes.count + 32)   // the parser's copy
+        var parser = JSONParser(bytes: Array(bytes), meter: meter)
         return try parser.parseDocument()
     }
 
@@ -127,8 +133,24 @@ private struct JSONParser {
     let bytes: [UInt8]
     var i = 0
     var depth = 0
+    /// Asks for the memory of each value before it is made.
+    var meter: BudgetMeter
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], meter: BudgetMeter) {
+        self.bytes = bytes
+        self.meter = meter
+    }
+
+    /// What one more item of an array or object takes, counting the room
+    /// its array grows into (up to twice what it holds).
+    static let itemCost = 2 * MemoryLayout<JSONValue>.stride
+    static let memberCost = 2 * MemoryLayout<(key: String, value: JSONValue)>.stride
+    /// An array's or a string's storage: its header and malloc's rounding.
+    static let storageCost = 48
+
+    /// What a string of `count` UTF-8 bytes takes: nothing beyond its
+    /// value when Swift keeps it inside (up to 15 bytes).
+    static func stringCost(_ count: Int) -> Int { count > 15 ? count + storageCost : 0 }
 
     mutating func parseDocument() throws -> JSONValue {
         // RFC 8259 lets a reader ignore a byte order mark; editors add one.
@@ -201,10 +223,16 @@ private struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         var items: [JSONValue] = []
+        try meter.charge(JSONParser.storageCost)
         skipWhitespace()
         if current == UInt8(ascii: "]") { i += 1; return .array(items) }
         while true {
             skipWhitespace()
+            try meter.charge(JSONParser.itemCost)
+            // Growing the array takes a new buffer twice its size while the
+            // old one still lives: asked for first (under an address-space
+            // limit the large growths are what fails).
+            if items.count == items.capacity { try meter.charge(MemoryLayout<JSONValue>.stride * max(16, 2 * items.capacity)) }
             items.append(try parseValue())
             skipWhitespace()
             switch current {
@@ -219,16 +247,21 @@ private struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         var members: [(key: String, value: JSONValue)] = []
+        try meter.charge(JSONParser.storageCost)
         skipWhitespace()
         if current == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipWhitespace()
+            try meter.charge(JSONParser.memberCost)
             guard current == UInt8(ascii: "\"") else { throw expected(members.isEmpty ? "a string key or '}'" : "a string key") }
             let key = try parseString()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw expected("':'") }
             i += 1
             skipWhitespace()
+            if members.count == members.capacity {
+                try meter.charge(MemoryLayout<(String, JSONValue)>.stride * max(16, 2 * members.capacity))
+            }
             members.append((key, try parseValue()))
             skipWhitespace()
             switch current {
@@ -241,6 +274,9 @@ private struct JSONParser {
 
     private mutating func parseString() throws -> String {
         let start = i
+        // Its bytes as read and then as a string, asked for up front: at
+        // most the bytes up to the closing quote (escapes only shorten).
+        try meter.charge(2 * JSONParser.stringCost(rawStringLength()))
         i += 1
         var out: [UInt8] = []
         while true {
@@ -262,6 +298,20 @@ private struct JSONParser {
                 i += 1
             }
         }
+    }
+
+    /// The bytes from the string's opening quote (at `i`) to its closing
+    /// one or the end of the input, escapes passed over.
+    private func rawStringLength() -> Int {
+        var j = i + 1
+        while j < bytes.count {
+            switch bytes[j] {
+            case UInt8(ascii: "\""): return j - i
+            case UInt8(ascii: "\\"): j += 2
+            default: j += 1
+            }
+        }
+        return bytes.count - i
     }
 
     private mutating func parseEscape(into out: inout [UInt8]) throws {
@@ -420,9 +470,17 @@ extension TraitValue {
     /// The trait value for a JSON value: arrays become sequences, objects
     /// tables with string keys. `null` is a value (of optional traits) only at
     /// the top level; inside a table it is an error, as a Lua table cannot hold nil.
-    /// Errors name `trait`.
-    init(json: JSONValue, trait: String) throws {
+    /// Errors name `trait`. The tables made are asked for from `meter` first.
+    init(json: JSONValue, trait: String, meter: inout BudgetMeter) throws {
+        // An entry of a table in the making: the values or the keys' set,
+        // the entries, and the sorted copy (Swift's strings are shared).
+        let entryCost = 3 * MemoryLayout<TraitTable.Entry>.stride + 32
         func convert(_ v: JSONValue, inTable: Bool) throws -> TraitValue {
+            switch v {
+            case .array(let items): try meter.charge(JSONParser.storageCost + entryCost * items.count)
+            case .object(let members): try meter.charge(JSONParser.storageCost + entryCost * members.count)
+            default: break
+            }
             switch v {
             case .null:
                 if inTable { throw TraitError("trait '\(trait)': a table cannot hold null") }
@@ -480,12 +538,14 @@ extension TraitCollection {
     /// Reads a collection written by ``encodedJSON()``: a JSON object whose keys
     /// are identifiers of definitions in `registry`. An unknown or repeated
     /// identifier, a value that does not fit its trait, or malformed JSON is a
-    /// ``TraitError`` naming what was wrong.
-    public static func decode(json: String, registry: TraitRegistry) throws -> TraitCollection {
-        let document = try JSONValue.parse(json)
+    /// ``TraitError`` naming what was wrong. With a `budget`, the memory
+    /// decoding takes is asked for as it goes, before it is allocated.
+    public static func decode(json: String, registry: TraitRegistry, budget: MemoryBudget? = nil) throws -> TraitCollection {
+        let document = try JSONValue.parse(json, budget: budget)
         guard case .object(let members) = document else {
             throw TraitError("a trait collection is a JSON object keyed by trait identifier, got \(document.kindName == "array" ? "an" : "a") \(document.kindName)")
         }
+        var meter = BudgetMeter(budget)
         var seen = Set<String>()
         var values: [(TraitDefinition, TraitValue)] = []
         for m in members {
@@ -493,7 +553,7 @@ extension TraitCollection {
             guard let definition = registry.definition(forIdentifier: m.key) else {
                 throw TraitError("unknown trait identifier '\(m.key)'")
             }
-            let value = try definition.validate(TraitValue(json: m.value, trait: definition.name))
+            let value = try definition.validate(TraitValue(json: m.value, trait: definition.name, meter: &meter))
             values.append((definition, value))
         }
         return TraitCollection { t in

@@ -262,6 +262,10 @@ public struct MutableTraits {
         return result
     }
 
+    /// At most how many entries ``makeCollection()`` gives its collection
+    /// (for a host that asks for memory before it is allocated).
+    public var entryCountBound: Int { changes.isEmpty ? 0 : base.entries.count + changes.count }
+
     /// The resulting collection; the base itself when the values are unchanged.
     public func makeCollection() -> TraitCollection {
         if changes.isEmpty { return base }
@@ -330,23 +334,62 @@ public final class TraitReadTracker {
 
 /// A human-readable rendering of a value: strings quoted, tables in braces.
 public func describe(_ v: TraitValue) -> String {
+    var out = ""
+    _ = describe(v, into: &out, maxBytes: .max)
+    return out
+}
+
+/// ``describe(_:)`` stopped once it has passed `maxBytes` UTF-8 bytes, for
+/// a place that shows only the start (a dump's line): the text begins as
+/// the whole description does (a string value cut inside a character ends
+/// in U+FFFD), and `isCut` says whether it stopped early. Its work and
+/// memory are bounded by `maxBytes`, however big the value.
+public func describe(_ v: TraitValue, maxBytes: Int) -> (text: String, isCut: Bool) {
+    var out = ""
+    let complete = describe(v, into: &out, maxBytes: maxBytes)
+    return (out, !complete)
+}
+
+/// Appends the description of `v` to `out`; false when it stopped past `maxBytes`.
+private func describe(_ v: TraitValue, into out: inout String, maxBytes: Int) -> Bool {
+    if out.utf8.count > maxBytes { return false }
     switch v {
-    case .none: return "nil"
-    case .bool(let b): return b ? "true" : "false"
-    case .int(let i): return String(i)
-    case .number(let d): return formatNumber(d)
-    case .string(let s): return "\"\(s)\""
+    case .none: out += "nil"
+    case .bool(let b): out += b ? "true" : "false"
+    case .int(let i): out += String(i)
+    case .number(let d): out += formatNumber(d)
+    case .string(let s):
+        out += "\""
+        let room = max(0, maxBytes - out.utf8.count + 1)
+        if s.utf8.count > room {
+            out += String(decoding: s.utf8.prefix(room), as: UTF8.self)
+            return false
+        }
+        out += s
+        out += "\""
     case .table(let t):
-        if t.isSequence { return "{ " + t.entries.map { describe($0.value) }.joined(separator: ", ") + " }" }
-        return "{ " + t.entries.map { e -> String in
-            let k: String
-            switch e.key {
-            case .string(let s): k = s
-            case .int(let i): k = "[\(i)]"
-            case .number(let d): k = "[\(formatNumber(d))]"
-            case .bool(let b): k = "[\(b)]"
+        let sequence = t.isSequence
+        out += "{ "
+        for (n, e) in t.entries.enumerated() {
+            if n > 0 { out += ", " }
+            if !sequence {
+                switch e.key {
+                case .string(let s):
+                    let room = max(0, maxBytes - out.utf8.count + 1)
+                    if s.utf8.count > room {
+                        out += String(decoding: s.utf8.prefix(room), as: UTF8.self)
+                        return false
+                    }
+                    out += s
+                case .int(let i): out += "[\(i)]"
+                case .number(let d): out += "[\(formatNumber(d))]"
+                case .bool(let b): out += "[\(b)]"
+                }
+                out += " = "
             }
-            return "\(k) = \(describe(e.value))"
-        }.joined(separator: ", ") + " }"
+            guard describe(e.value, into: &out, maxBytes: maxBytes) else { return false }
+        }
+        out += " }"
     }
+    return true
 }

@@ -25,6 +25,26 @@ public enum TraitValue: Hashable, Sendable {
     }
 }
 
+extension TraitValue {
+    /// About how many bytes the engine takes to write the value as text
+    /// (``describe(_:)``, or JSON through ``jsonValue``, whose values are
+    /// counted at their biggest): for a host that asks for memory before the
+    /// engine allocates it. Escapes in strings are not counted.
+    public var textSizeEstimate: Int {
+        switch self {
+        case .none, .bool: return 8
+        case .int, .number: return 24
+        case .string(let s): return s.utf8.count + 2
+        case .table(let t):
+            return t.entries.reduce(4) { n, e in
+                let key: Int
+                if case .string(let s) = e.key { key = s.utf8.count + 2 } else { key = 24 }
+                return n + 4 + key + e.value.textSizeEstimate
+            }
+        }
+    }
+}
+
 /// A key of a ``TraitTable``: the key types a Lua table can have that are plain data.
 public enum TraitTableKey: Hashable, Comparable, Sendable {
     case bool(Bool)

@@ -244,6 +244,21 @@ public final class TraitWorld {
         return false
     }
     @exclusivity(unchecked) private var diffCache = DiffCache()
+    /// Asked before an update makes what grows with the number of traits or
+    /// environment keys set rather than with the calls that set them: a
+    /// collection for an environment with overrides (its parent's entries and
+    /// its overrides, merged), the environment of a hosted SwiftUI view with
+    /// modifiers. A refusal ends the update as a failing callback does: what
+    /// was left stays pending.
+    public var memoryBudget: MemoryBudget? {
+        get { memoryMeter.budget }
+        set { memoryMeter = BudgetMeter(newValue) }
+    }
+    @exclusivity(unchecked) private var memoryMeter = BudgetMeter(nil)
+
+    /// Asks ``memoryBudget`` (a step ahead) for `bytes` about to be allocated.
+    @inline(__always)
+    func chargeMemory(_ bytes: Int) throws { try memoryMeter.charge(bytes) }
     /// Counts trait updates: each ``update()`` that has work, and each
     /// `updateTraitsIfNeeded` outside one. Environments remember the number of
     /// the update that last changed them.
@@ -846,19 +861,27 @@ public final class TraitWorld {
 
     /// `e`'s collection from its parent's; `parent`, when given, is the trait
     /// parent the caller found `e` under (saving the lookup).
-    func computeCollection(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) -> TraitCollection {
+    func computeCollection(_ e: TraitEnvironment, parent: TraitEnvironment? = nil) throws -> TraitCollection {
         if e.kind == .screen { return unsafeDowncast(e, to: Screen.self).computeDeviceTraits() }
-        if let parent { return collection(of: e, under: parent) }
+        if let parent { return try collection(of: e, under: parent) }
         guard let parent = e.traitParent else { return e.traitCollection }
-        return collection(of: e, under: parent)
+        return try collection(of: e, under: parent)
     }
 
+    /// With overrides, a new collection: asked for from ``memoryBudget``
+    /// first, with its diff (an id per entry).
     @inline(__always)
-    private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) -> TraitCollection {
+    private func collection(of e: TraitEnvironment, under parent: TraitEnvironment) throws -> TraitCollection {
         if e.kind == .presentationController {
             return unsafeDowncast(e, to: PresentationController.self).collection(under: parent.traitCollection)
         }
-        return e.hasOverrides ? parent.traitCollection.applying(e.overrideEntries) : parent.traitCollection
+        guard e.hasOverrides else { return parent.traitCollection }
+        let base = parent.traitCollection, overrides = e.overrideEntries
+        if memoryMeter.budget != nil {
+            try memoryMeter.charge(96 + (base.entries.count + overrides.count)
+                                   * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
+        }
+        return base.applying(overrides)
     }
 
     /// Recomputes one environment's collection and, when it changed, marks its
@@ -875,11 +898,14 @@ public final class TraitWorld {
         e.hasUpdatedTraits = true
         if let pc = parentChange, let parent, !e.hasOverrides, e.kind != .screen, e.kind != .presentationController,
            TraitWorld.same(e.traitCollection, pc.old), TraitWorld.same(parent.traitCollection, pc.new) {
+            e.hasUpdatedTraits = true
             try apply(pc, to: e, first: first)
             return pc
         }
         let old = e.traitCollection
-        let new = computeCollection(e, parent: parent)
+        // (A refusal of the memory it takes leaves `e` as it was.)
+        let new = try computeCollection(e, parent: parent)
+        e.hasUpdatedTraits = true
         if new === old { return nil }
         let diff = diffCache.diff(old, new)
         if diff.ids.isEmpty { return nil }

@@ -7,7 +7,33 @@ import TraitEngine
 // JSON or Graphviz DOT. Every format walks the tree with an explicit stack
 // and writes each line with at most a bounded indentation, so a dump is
 // linear in the number of environments however deep the tree is (a chain
-// 50,000 views deep dumps in well under a second).
+// 50,000 views deep dumps in well under a second). A dump grows piece by
+// piece in a ``DumpText``, which asks the memory cap for each piece before
+// adding it: a dump too big for the cap stops early.
+
+/// The text of a dump or picture in the making. Its storage grows by
+/// doubling, under the text's control: each new, bigger storage is asked for
+/// (``MemoryBudget``) before it is made, while the old one is still held.
+struct DumpText {
+    private(set) var text = ""
+    private var capacity = 0
+    let budget: MemoryBudget?
+
+    init(_ budget: MemoryBudget?) { self.budget = budget }
+
+    mutating func append(_ piece: String) throws {
+        let need = text.utf8.count + piece.utf8.count
+        if need > capacity {
+            let grown = max(2 * need, 4096)
+            try budget?.charge(grown)
+            text.reserveCapacity(grown)
+            capacity = grown
+        }
+        text += piece
+    }
+
+    static func += (d: inout DumpText, piece: String) throws { try d.append(piece) }
+}
 
 /// One step of a preorder walk of the trait tree: entering an environment, or
 /// leaving it once its whole subtree was visited.
@@ -50,9 +76,16 @@ func defaultDumpWidth() -> Int {
 /// no longer a line.
 func clampedDumpWidth(_ n: Int) -> Int { min(max(n, 40), 10_000) }
 
-/// A value as dumps show it: control characters escaped, so one value never
-/// breaks a line.
-func shownValue(_ v: TraitValue) -> String { printable(describe(v)) }
+/// A value as dumps show it in at most `width` characters (as
+/// ``clipped(_:to:)`` cuts it): control characters escaped, so one value
+/// never breaks a line. Only as much of a big value is described as the
+/// width shows.
+func shownValue(_ v: TraitValue, within width: Int) -> String {
+    // (Enough bytes for `width` characters but of long grapheme clusters.)
+    let (text, isCut) = describe(v, maxBytes: 16 * (width + 1))
+    let shown = clipped(printable(text), to: width)
+    return isCut && !shown.hasSuffix("…") ? shown + "…" : shown
+}
 
 /// `s` with control characters escaped (`\n`, `\x1b`): names and values
 /// are the script's, and must not break a dump's lines or a Graphviz file.
@@ -86,19 +119,20 @@ struct TextTreeDump {
     /// Levels of indentation drawn before the rest is elided as `…(N)`.
     var maximumIndentLevels: Int { max(2, (width - 40) / 3) }
 
-    func render(_ root: TraitEnvironment) -> String {
-        var out = ""
+    /// The dump, its text asked for from `budget` as it grows.
+    func render(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws -> String {
+        var out = DumpText(budget)
         // lastFlags[k]: whether the environment at depth k on the current path is its parent's last child.
         var lastFlags: [Bool] = []
-        walkTraitTree(root) { step in
+        try walkTraitTree(root) { step in
             guard case .enter(let e, let parent, let depth, let isLast, let children) = step else { return }
             lastFlags.removeSubrange(min(depth, lastFlags.count)...)
             lastFlags.append(isLast)
             let linePrefix = depth == 0 ? "" : indentation(lastFlags, through: depth - 1) + (isLast ? "└─ " : "├─ ")
             let blockPrefix = indentation(lastFlags, through: depth) + (children.isEmpty ? "   " : "│  ")
-            render(e, parent: parent, linePrefix: linePrefix, blockPrefix: blockPrefix, into: &out)
+            try render(e, parent: parent, linePrefix: linePrefix, blockPrefix: blockPrefix, into: &out)
         }
-        return out
+        return out.text
     }
 
     /// The tree lines for depths 1...`depth` of the current path; past
@@ -118,13 +152,15 @@ struct TextTreeDump {
     /// One environment: its line (with its overrides when they fit), then its
     /// overrides and traits wrapped below it.
     private func render(_ e: TraitEnvironment, parent: TraitEnvironment?,
-                        linePrefix: String, blockPrefix: String, into out: inout String) {
+                        linePrefix: String, blockPrefix: String, into out: inout DumpText) throws {
         let tc = e.traitCollection
         let before = e.traitCollectionBeforeLastUpdate
+        // (Each item is clipped to the width where it is placed: values are
+        // described only that far.)
         func item(_ d: TraitDefinition, _ value: TraitValue) -> String {
-            var s = "\(d.property) = \(shownValue(value))"
+            var s = "\(clipped(d.property, to: width)) = \(shownValue(value, within: width))"
             if let before, before.rawValue(d) != tc.rawValue(d), value == tc.rawValue(d) {
-                s += " (was \(shownValue(before.rawValue(d))))"
+                s += " (was \(shownValue(before.rawValue(d), within: width)))"
             }
             return s
         }
@@ -143,13 +179,13 @@ struct TextTreeDump {
         let head = linePrefix + clipped(title, to: max(8, width - linePrefix.count - pending.count)) + pending
         let oneLine = overrides.isEmpty ? "" : "  overrides { " + overrides.joined(separator: ", ") + " }"
         if head.count + oneLine.count <= width {
-            out += head + oneLine + "\n"
+            try out += head + oneLine + "\n"
         } else {
-            out += head + "\n"
-            for line in wrapped(overrides, width: room, first: "overrides { ", end: " }") { out += blockPrefix + line + "\n" }
+            try out += head + "\n"
+            for line in wrapped(overrides, width: room, first: "overrides { ", end: " }") { try out += blockPrefix + line + "\n" }
         }
         if !traits.isEmpty || full || parent == nil {
-            for line in wrapped(traits, width: room, first: "traits { ", end: " }") { out += blockPrefix + line + "\n" }
+            for line in wrapped(traits, width: room, first: "traits { ", end: " }") { try out += blockPrefix + line + "\n" }
         }
     }
 }
@@ -208,41 +244,50 @@ func wrapped(_ items: [String], width: Int, first: String, end: String) -> [Stri
 /// `ui.dump(node, "json")`: one object per environment with `class`, `name`
 /// (when it has one), `overrides`, `traits` (non-default), `changed` (the
 /// values before the last update of the traits it changed) and `children`.
-func jsonTreeDump(_ root: TraitEnvironment) -> String {
+/// Its text is asked for from `budget` value by value.
+func jsonTreeDump(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws -> String {
     func key(_ s: String) -> String { JSONValue.string(s).serialized }
-    func object(_ entries: [(TraitDefinition, TraitValue)]) -> String {
-        "{" + entries.map { key($0.0.property) + ":" + $0.1.jsonValue.serialized }.joined(separator: ",") + "}"
+    var out = DumpText(budget)
+    func object(_ entries: [(TraitDefinition, TraitValue)]) throws {
+        try out += "{"
+        for (n, (d, v)) in entries.enumerated() {
+            try out += (n > 0 ? "," : "") + key(d.property) + ":"
+            try out.budget?.charge(4 * v.textSizeEstimate)   // (its JSON values, made before its text)
+            try out += v.jsonValue.serialized
+        }
+        try out += "}"
     }
-    var out = ""
     // hasSibling[d]: an object was already written at depth d in the current array.
     var hasSibling: [Bool] = [false]
-    walkTraitTree(root) { step in
+    try walkTraitTree(root) { step in
         switch step {
         case .enter(let e, _, let depth, _, _):
-            if hasSibling[depth] { out += "," }
+            if hasSibling[depth] { try out += "," }
             hasSibling[depth] = true
             hasSibling.removeSubrange((depth + 1)...)
             hasSibling.append(false)
-            out += "{\"class\":" + key(e.className)
-            if let n = e.name { out += ",\"name\":" + key(n) }
-
-            out += ",\"overrides\":" + object(e.traitOverrideEntries.map { ($0.definition, $0.value) })
-            out += ",\"traits\":" + object(e.traitCollection.entries.map { ($0.definition, $0.value) })
+            try out += "{\"class\":" + key(e.className)
+            if let n = e.name { try out += ",\"name\":" + key(n) }
+            try out += ",\"overrides\":"
+            try object(e.traitOverrideEntries.map { ($0.definition, $0.value) })
+            try out += ",\"traits\":"
+            try object(e.traitCollection.entries.map { ($0.definition, $0.value) })
             let before = e.traitCollectionBeforeLastUpdate
-            out += ",\"changed\":" + object(e.traitsChangedInLastUpdate.map { ($0, before?.rawValue($0) ?? $0.defaultValue) })
+            try out += ",\"changed\":"
+            try object(e.traitsChangedInLastUpdate.map { ($0, before?.rawValue($0) ?? $0.defaultValue) })
             if let screen = e as? Screen, let device = screen.device, let size = screen.size {
-                out += ",\"device\":" + key(device.name) + ",\"orientation\":" + key(screen.orientation.rawValue)
-                out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
+                try out += ",\"device\":" + key(device.name) + ",\"orientation\":" + key(screen.orientation.rawValue)
+                try out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
             }
             if let scene = e as? WindowScene, let g = scene.geometry {
-                out += ",\"size\":{\"width\":\(g.size.width),\"height\":\(g.size.height)},\"sceneSize\":" + key(scene.size.description)
+                try out += ",\"size\":{\"width\":\(g.size.width),\"height\":\(g.size.height)},\"sceneSize\":" + key(scene.size.description)
             }
-            out += ",\"children\":["
+            try out += ",\"children\":["
         case .leave:
-            out += "]}"
+            try out += "]}"
         }
     }
-    return out
+    return out.text
 }
 
 extension LuaHost {

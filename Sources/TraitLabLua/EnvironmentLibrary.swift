@@ -336,7 +336,9 @@ extension LuaHost {
         // `Class()`, `Class(nil)` and `Class {}` alike: slot 2 is the table or nil.
         L.setTop(2)
         if !L.isNil(2) { try c.table(2) }
-        try chargeEngine(1024)   // the Swift object, its lists and collections
+        // The Swift object, its lists and collections, and its class's name
+        // (kept once per class, or by each environment past 65,535 classes).
+        try chargeEngine(1024 + (info.name.utf8.count > 15 ? info.name.utf8.count : 0))
         let env: TraitEnvironment
         switch kind {
         case .screen:
@@ -450,7 +452,9 @@ extension LuaHost {
         let view = env as? View, vc = env as? ViewController
         func pushOpt(_ e: TraitEnvironment?) { if let e { push(e) } else { L.pushNil() } }
         func pushList(_ list: [TraitEnvironment]) {
-            L.newTable(narr: Int32(clamping: list.count))
+            // (With room for an object per item: each may be made now. Left
+            // empty when there is none; the trampoline raises.)
+            guard L.newTable(narr: Int32(clamping: list.count)), L.roomForLua(96 * list.count) else { return }
             for (k, e) in list.enumerated() { push(e); lua_rawseti(L, -2, lua_Integer(k + 1)) }
         }
         switch p {
@@ -582,7 +586,7 @@ extension LuaHost {
         switch p {
         case .name:
             if L.isNil(v) { env.name = nil; return }
-            guard let s = L.string(v) else { throw LuaError.message("name must be a string, got \(L.typeName(v))") }
+            guard let s = try L.keptString(v) else { throw LuaError.message("name must be a string, got \(L.typeName(v))") }
             env.name = s
         case .rootViewController:
             guard let w = env as? Window else { throw notHere() }
@@ -803,6 +807,7 @@ extension LuaHost {
             return 0
         }, tostring: { c in
             let e = try env(c)
+            try c.host.chargeEngine(c.host.textCost(of: e.traitOverrideEntries.map(\.value), times: 2))
             let parts = e.traitOverrideEntries.map { "\($0.definition.property) = \(TraitEngine.describe($0.value))" }
             c.L.push("TraitOverrides of \(e) { " + parts.joined(separator: ", ") + (parts.isEmpty ? "}" : " }"))
             return 1
@@ -818,6 +823,10 @@ extension LuaHost {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
         let defs = try definitionList(at: 2, in: c)
         guard !defs.isEmpty else { throw LuaError.message("Must pass one or more traits to register for") }
+        // A list of traits (one Lua table of many traits may be registered
+        // any number of times); a registration of one trait takes less
+        // than its Lua object.
+        if defs.count > 1 { try chargeEngine(64 + 16 * defs.count) }
         // What the registration calls, kept in the environment's field table so a
         // closure capturing its own environment stays a Lua-only cycle.
         L.setTop(3)

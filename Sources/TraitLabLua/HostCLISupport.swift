@@ -65,9 +65,14 @@ extension LuaHost {
     }
 
     /// `ui.dump(env)` (or `ui.dump(env, "full")`): the subtree below `env`,
-    /// fitted to the terminal's width.
+    /// fitted to the terminal's width; when the memory cap refuses the dump,
+    /// `env` alone and why.
     public func treeDescription(of env: TraitEnvironment, full: Bool = false) -> String {
-        (try? dump(env, format: full ? "full" : "tree")) ?? env.description + "\n"
+        do {
+            return try dump(env, format: full ? "full" : "tree")
+        } catch {
+            return env.description + " (no tree: \((error as? LuaError)?.text ?? "\(error)"))\n"
+        }
     }
 
     /// `ui.picture(env, path, { trait = trait, why = why })`: writes the

@@ -10,12 +10,14 @@ extension LuaHost {
 
     /// The subtree below `env` as text (Dump.swift): "tree" (concise), "full",
     /// "json" or "dot"; text trees fit `width` columns (default: the terminal's).
+    /// The text is asked for (``memoryBudget``) as it grows.
     func dump(_ env: TraitEnvironment, format: String, width: Int? = nil) throws -> String {
+        let budget = memoryBudget
         switch format {
-        case "tree": return TextTreeDump(full: false, width: width.map(clampedDumpWidth) ?? defaultDumpWidth()).render(env)
-        case "full": return TextTreeDump(full: true, width: width.map(clampedDumpWidth) ?? defaultDumpWidth()).render(env)
-        case "json": return jsonTreeDump(env)
-        case "dot": return try TreePicture().dot(env)
+        case "tree": return try TextTreeDump(full: false, width: width.map(clampedDumpWidth) ?? defaultDumpWidth()).render(env, budget: budget)
+        case "full": return try TextTreeDump(full: true, width: width.map(clampedDumpWidth) ?? defaultDumpWidth()).render(env, budget: budget)
+        case "json": return try jsonTreeDump(env, budget: budget)
+        case "dot": return try TreePicture().dot(env, budget: budget)
         default: throw LuaError.message("unknown dump format '\(clipped(format, to: 40))' (tree, full, json or dot)")
         }
     }
@@ -25,7 +27,8 @@ extension LuaHost {
     func picture(_ env: TraitEnvironment, path: String, trait: TraitDefinition?, why: TraitEnvironment? = nil,
                  full: Bool = false, timeout: Double) throws -> String {
         if options.refusesFiles { throw LuaError.message("ui.picture writes a file: not available in the sandbox") }
-        let text = try TreePicture(trait: trait, full: full, why: why, maximumNodes: 2_000).dot(env)
+        let text = try TreePicture(trait: trait, full: full, why: why, maximumNodes: 2_000).dot(env, budget: memoryBudget)
+        try chargeEngine(text.utf8.count)   // the copy `dot` reads
         try renderPicture(text, to: path, timeout: timeout)
         return path
     }

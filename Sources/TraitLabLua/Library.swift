@@ -91,9 +91,8 @@ extension LuaHost {
                 guard let w = c.L.integer(3), w > 0 else { throw c.argError(3, "width in columns expected, a positive integer") }
                 width = w
             }
+            // (Asked for as it grows; the copy Lua gets is Lua's, counted.)
             let text = try c.host.dump(env, format: format, width: width)
-            // Counted where it is produced: the copy Lua gets would double it.
-            try c.host.chargeEngine(text.utf8.count)
             c.L.push(text)
             return 1
         }

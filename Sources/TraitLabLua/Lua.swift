@@ -44,6 +44,13 @@ public enum LuaError: Error {
         }
         return .raised(String(text[..<header.lowerBound]) + "\n\t" + place + "\nstack traceback:\n" + frames)
     }
+
+    /// Memory refused by `--memory-limit`: the message the trampoline raises
+    /// for the cap, as it is (no position: Lua's own memory error has none).
+    public static let overMemoryLimit = LuaError.raised(overMemoryLimitMessage)
+    public static let overMemoryLimitMessage = "not enough memory (memory limit exceeded)"
+    /// Memory the system could not give: Lua's own message.
+    public static let outOfMemory = LuaError.raised("not enough memory")
 }
 
 /// A Swift function callable from Lua. It reads its arguments from the stack,
@@ -183,11 +190,26 @@ extension LuaStatePointer {
         }
     }
 
+    /// Pushes `s`; an empty string instead when the system has no room for
+    /// Lua's copy of a big one (``roomForLua(_:)``: the trampoline then
+    /// raises "not enough memory").
     public func push(_ s: String) {
         var s = s
         s.withUTF8 { buf in
+            guard roomForLua(buf.count) else { lua_pushlstring(self, "", 0); return }
             _ = buf.withMemoryRebound(to: CChar.self) { lua_pushlstring(self, $0.baseAddress, $0.count) }
         }
+    }
+
+    /// Whether Lua's allocations for a value Swift is about to push, about
+    /// `bytes`, can be had: while Swift runs they cannot fail, and past the
+    /// reserve kept for small ones the process would end. A megabyte or more
+    /// is checked first (tl_lua_room); when there is no room the trampoline
+    /// raises "not enough memory" once Swift returned, and the caller pushes
+    /// something small instead.
+    @inline(__always)
+    func roomForLua(_ bytes: Int) -> Bool {
+        bytes < 1 << 20 || tl_lua_room(self, bytes) != 0
     }
     func push(_ b: Bool) { lua_pushboolean(self, b ? 1 : 0) }
     func push(_ i: Int) { lua_pushinteger(self, lua_Integer(i)) }
@@ -195,6 +217,30 @@ extension LuaStatePointer {
     func pushNil() { lua_pushnil(self) }
     func pushValue(_ i: Int32) { lua_pushvalue(self, i) }
     func pushFunction(_ id: Int32) { tl_pushfunction(self, id) }
+
+    /// Asks before the engine allocates about `bytes` for the script:
+    /// "not enough memory" when that would pass `--memory-limit`, or when
+    /// the system could not give it (an address-space limit), so the work
+    /// is refused before it is done. Raised by the trampoline.
+    func chargeEngine(_ bytes: Int) throws {
+        switch tl_engine_charge(self, bytes > 0 ? bytes : 0) {
+        case TL_CHARGE_OK: return
+        case TL_CHARGE_OVER_CAP: throw LuaError.overMemoryLimit
+        default: throw LuaError.outOfMemory
+        }
+    }
+
+    /// The string at `i` (as ``string(_:)``) for text the engine keeps or
+    /// copies (names, cases, identifiers, keys): its copy asked for first
+    /// (``chargeEngine(_:)``) when it takes memory of its own (Swift keeps
+    /// up to 15 bytes inside the string).
+    func keptString(_ i: Int32) throws -> String? {
+        guard lua_type(self, i) == LUA_TSTRING else { return nil }
+        var len = 0
+        guard let p = tl_tostring(self, i, &len) else { return nil }
+        if len > 15 { try chargeEngine(len) }
+        return String(decoding: UnsafeRawBufferPointer(start: p, count: len), as: UTF8.self)
+    }
 
     /// The string at `i` if it is a string (numbers are not converted).
     func string(_ i: Int32) -> String? {
@@ -295,7 +341,15 @@ extension LuaStatePointer {
     func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
     func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
 
-    func newTable(narr: Int32 = 0, nrec: Int32 = 0) { lua_createtable(self, narr, nrec) }
+    /// Pushes a new table with room for `narr` array items and `nrec` other
+    /// fields; false, with an empty table pushed, when the system has no room
+    /// for it (``roomForLua(_:)``): the caller then leaves it empty.
+    @discardableResult
+    func newTable(narr: Int32 = 0, nrec: Int32 = 0) -> Bool {
+        guard roomForLua(16 * Int(narr) + 40 * Int(nrec)) else { lua_createtable(self, 0, 0); return false }
+        lua_createtable(self, narr, nrec)
+        return true
+    }
 
     /// The Swift object in a TraitLab box at `i`, if it has the expected type.
     func box<T>(_ i: Int32, as: T.Type) -> T? {
@@ -371,8 +425,9 @@ extension LuaCall {
         return argError(i, "\(expected) expected, got \(got)")
     }
 
+    /// A string argument, asked for (``LuaStatePointer/keptString(_:)``).
     func string(_ i: Int32) throws -> String {
-        guard let s = L.string(i) else { throw typeError(i, "string") }
+        guard let s = try L.keptString(i) else { throw typeError(i, "string") }
         return s
     }
 

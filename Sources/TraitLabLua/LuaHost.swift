@@ -68,6 +68,8 @@ public final class LuaHost {
     var pluginEnvironment: Int32 = LUA_NOREF
     /// `ui.Observable`'s module and whether its objects need arming (ObservableLibrary).
     var observation = ObservationState()
+    /// What ``chargeSmall(_:)`` asked for ahead.
+    @exclusivity(unchecked) private var memoryMeter = BudgetMeter(nil)
 
     /// Registry references to the tables and functions the binding reuses.
     struct Refs {
@@ -155,6 +157,7 @@ public final class LuaHost {
     }
 
     private func setUp() throws {
+        memoryMeter = BudgetMeter(memoryBudget)
         configure(world)
         createRegistryTables()
         try installLibrary()
@@ -171,6 +174,7 @@ public final class LuaHost {
             try? w.configureMainScreen(device: options.device ?? DeviceCatalogue.main, settings: options.screenSettings)
         }
         w.recordsRecentChanges = true   // dumps mark what the last update changed
+        w.memoryBudget = memoryBudget
     }
 
     deinit { close() }
@@ -269,12 +273,24 @@ public final class LuaHost {
 
     /// Refuses up front work that would make the engine hold about `bytes`
     /// more than the memory cap allows (copied trait values, definitions,
-    /// environments, dumps, SwiftUI trees).
-    func chargeEngine(_ bytes: Int) throws {
-        guard tl_engine_charge(L, max(0, bytes)) != 0 else {
-            throw LuaError.message("not enough memory (memory limit exceeded)")
-        }
+    /// environments, dumps, SwiftUI trees), or than the system can still
+    /// give (see ``LuaStatePointer/chargeEngine(_:)``).
+    func chargeEngine(_ bytes: Int) throws { try L.chargeEngine(bytes) }
+
+    /// The engine's side of the memory cap: what it asks before it allocates
+    /// for the script (collections an update makes, parsed JSON). Small
+    /// allocations are asked for a step ahead: a 64th of the cap, at most 64 KB.
+    public var memoryBudget: MemoryBudget {
+        let step = options.memoryLimit.map { min(64 << 10, max(1 << 10, $0 / 64)) } ?? 64 << 10
+        // (Unretained, as LuaCall holds it: the world and the host's own
+        // meter ask it only while the host runs them. A weak reference would
+        // give the host a side table, and every retain of it a slow path.)
+        return MemoryBudget(step: step) { [unowned(unsafe) self] bytes in try self.chargeEngine(bytes) }
     }
+
+    /// Asks for small allocations the binding makes for the script (table
+    /// values, the entries of collections), a step ahead (``memoryBudget``).
+    func chargeSmall(_ bytes: Int) throws { try memoryMeter.charge(bytes) }
 
     private func createRegistryTables() {
         func table(mode: String?) -> Int32 {

@@ -31,17 +31,19 @@ struct TreePicture {
 
     static let palette = ["#1f77b4", "#2ca02c", "#9467bd", "#d62728", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 
-    func dot(_ root: TraitEnvironment) throws -> String {
+    /// The graph's text, asked for from `budget` as it grows.
+    func dot(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws -> String {
         let mode = root.world.hierarchyMode.rawValue
         let path = whyPath()
-        var out = "digraph traits {\n"
-        out += "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.35,\n"
-        out += "         label=<\(legend(mode: mode))>];\n"
-        out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10, margin=\"0.12,0.05\"];\n"
-        out += "  edge [color=\"#4d4d4d\", arrowsize=0.7, fontname=\"Helvetica\"];\n"
+        var out = DumpText(budget)
+        try out += "digraph traits {\n"
+        try out += "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=10, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.35,\n"
+        try out += "         label=<\(legend(mode: mode))>];\n"
+        try out += "  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10, margin=\"0.12,0.05\"];\n"
+        try out += "  edge [color=\"#4d4d4d\", arrowsize=0.7, fontname=\"Helvetica\"];\n"
         var ids: [ObjectIdentifier: Int] = [:]
         var nodes: [TraitEnvironment] = []
-        var edges = ""
+        var edges = DumpText(budget)
         var values: [TraitValue] = []   // distinct values of `trait`, in order of appearance (colours)
         func colour(_ v: TraitValue) -> String {
             if let i = values.firstIndex(of: v) { return TreePicture.palette[i % TreePicture.palette.count] }
@@ -58,11 +60,13 @@ struct TreePicture {
                 ids[ObjectIdentifier(e)] = id
                 nodes.append(e)
                 if opensCluster(e) {
-                    out += "  subgraph cluster_\(id) {\n"
-                    out += "    label=<\(html(clipped(e.description, to: 60)))>; fontsize=9; fontcolor=\"#555555\"; style=\"rounded,dashed\"; "
-                    out += "color=\"\(e is Window ? "#6c8ebf" : "#82b366")\";\n"
+                    try out += "  subgraph cluster_\(id) {\n"
+                    try out += "    label=<\(html(clipped(e.description, to: 60)))>; fontsize=9; fontcolor=\"#555555\"; style=\"rounded,dashed\"; "
+                    try out += "color=\"\(e is Window ? "#6c8ebf" : "#82b366")\";\n"
                 }
-                out += "  n\(id) [label=<\(label(e, parent: parent, colour: colour))>\(nodeStyle(e, parent: parent, path: path, colour: colour))];\n"
+                try out += "  n\(id) [label=<"
+                try label(e, parent: parent, colour: colour, into: &out)
+                try out += ">\(nodeStyle(e, parent: parent, path: path, colour: colour))];\n"
                 if let parent, let pid = ids[ObjectIdentifier(parent)] {
                     var style = ""
                     if let path {
@@ -72,14 +76,16 @@ struct TreePicture {
                         // The value the arrow carries: what the parent passes down.
                         style = " [color=\"\(colour(parent.traitCollection.rawValue(trait)))\", penwidth=2]"
                     }
-                    edges += "  n\(pid) -> n\(id)\(style);\n"
+                    try edges += "  n\(pid) -> n\(id)\(style);\n"
                 }
             case .leave(let e, _):
-                if opensCluster(e) { out += "  }\n" }
+                if opensCluster(e) { try out += "  }\n" }
             }
         }
-        edges += containmentEdges(nodes, ids)
-        return out + edges + "}\n"
+        try containmentEdges(nodes, ids, into: &edges)
+        try out += edges.text
+        try out += "}\n"
+        return out.text
     }
 
     private func opensCluster(_ e: TraitEnvironment) -> Bool { e is Window || e is ViewController }
@@ -125,41 +131,42 @@ struct TreePicture {
         return parts.joined(separator: " · ") + (rest > 0 ? " (+\(rest) more)" : "")
     }
 
-    private func label(_ e: TraitEnvironment, parent: TraitEnvironment?, colour: (TraitValue) -> String) -> String {
+    /// The node's label: a line per trait it shows, each clipped to 70 characters.
+    private func label(_ e: TraitEnvironment, parent: TraitEnvironment?, colour: (TraitValue) -> String,
+                       into s: inout DumpText) throws {
         let tc = e.traitCollection
         let before = e.traitCollectionBeforeLastUpdate
         func line(_ prefix: String, _ d: TraitDefinition, _ value: TraitValue, colour plain: String?) -> String {
-            var text = "\(prefix)\(d.property) = \(shownValue(value))"
+            var text = "\(prefix)\(clipped(d.property, to: 70)) = \(shownValue(value, within: 70))"
             var c = plain
             if let before, before.rawValue(d) != tc.rawValue(d), value == tc.rawValue(d) {
-                text += " (was \(shownValue(before.rawValue(d))))"
+                text += " (was \(shownValue(before.rawValue(d), within: 70)))"
                 c = "#cc0000"
             }
             let body = html(clipped(text, to: 70))
             return (c.map { "<FONT COLOR=\"\($0)\">\(body)</FONT>" } ?? body) + "<BR ALIGN=\"LEFT\"/>"
         }
-        var s = "<B>\(html(clipped(e.description, to: 60)))</B><BR/>"
-        if let g = geometrySummary(e) { s += "<I>\(html(clipped(g, to: 80)))</I><BR/>" }
-        if e.needsTraitUpdate { s += "<I>update pending</I><BR/>" }
-        for o in e.traitOverrideEntries { s += line("override ", o.definition, o.value, colour: "#8a5a00") }
+        try s += "<B>\(html(clipped(e.description, to: 60)))</B><BR/>"
+        if let g = geometrySummary(e) { try s += "<I>\(html(clipped(g, to: 80)))</I><BR/>" }
+        if e.needsTraitUpdate { try s += "<I>update pending</I><BR/>" }
+        for o in e.traitOverrideEntries { try s += line("override ", o.definition, o.value, colour: "#8a5a00") }
         // What the overrides lines do not already say: differences from the
         // parent, or for the root its non-default traits (a one-line summary
         // unless `full`).
         let candidates = parent.map { tc.changedTraits(from: $0.traitCollection) } ?? (full ? tc.entries.map(\.definition) : [])
         let shown = candidates.filter { e.traitOverride($0) != tc.rawValue($0) }
         if parent == nil, !full, !tc.entries.isEmpty {
-            s += html(clipped(summary(tc, leaving: e.traitOverrideEntries.map(\.definition)), to: 90)) + "<BR ALIGN=\"LEFT\"/>"
+            try s += html(clipped(summary(tc, leaving: e.traitOverrideEntries.map(\.definition)), to: 90)) + "<BR ALIGN=\"LEFT\"/>"
         }
-        for d in shown where d !== trait { s += line("", d, tc.rawValue(d), colour: nil) }
+        for d in shown where d !== trait { try s += line("", d, tc.rawValue(d), colour: nil) }
         // What else changed here in the last update (inherited), so a red border always says what.
         for d in e.traitsChangedInLastUpdate where d !== trait && !shown.contains(where: { $0 === d }) && !e.containsTraitOverride(d) {
-            s += line("", d, tc.rawValue(d), colour: nil)
+            try s += line("", d, tc.rawValue(d), colour: nil)
         }
         if let trait {
             let v = tc.rawValue(trait)
-            s += "<FONT COLOR=\"\(colour(v))\"><B>\(html(clipped("\(trait.property) = \(shownValue(v))", to: 70)))</B></FONT><BR ALIGN=\"LEFT\"/>"
+            try s += "<FONT COLOR=\"\(colour(v))\"><B>\(html(clipped("\(clipped(trait.property, to: 70)) = \(shownValue(v, within: 70))", to: 70)))</B></FONT><BR ALIGN=\"LEFT\"/>"
         }
-        return s
     }
 
     private func nodeStyle(_ e: TraitEnvironment, parent: TraitEnvironment?, path: Set<ObjectIdentifier>?,
@@ -184,19 +191,17 @@ struct TreePicture {
 
     /// Dashed arrows for a controller's parent controller and its view's
     /// superview when the mode makes it inherit from elsewhere.
-    private func containmentEdges(_ nodes: [TraitEnvironment], _ ids: [ObjectIdentifier: Int]) -> String {
-        var out = ""
+    private func containmentEdges(_ nodes: [TraitEnvironment], _ ids: [ObjectIdentifier: Int], into out: inout DumpText) throws {
         for case let vc as ViewController in nodes {
             guard let id = ids[ObjectIdentifier(vc)] else { continue }
             let inheritsFrom = vc.traitParent
             if let p = vc.parent, p !== inheritsFrom, let pid = ids[ObjectIdentifier(p)] {
-                out += "  n\(pid) -> n\(id) [style=dashed, color=\"#999999\", fontcolor=\"#777777\", fontsize=8, label=\"child\", constraint=false];\n"
+                try out += "  n\(pid) -> n\(id) [style=dashed, color=\"#999999\", fontcolor=\"#777777\", fontsize=8, label=\"child\", constraint=false];\n"
             }
             if let s = vc.viewIfLoaded?.superview, s !== inheritsFrom, let sid = ids[ObjectIdentifier(s)] {
-                out += "  n\(sid) -> n\(id) [style=dashed, color=\"#999999\", fontcolor=\"#777777\", fontsize=8, label=\"superview\", constraint=false];\n"
+                try out += "  n\(sid) -> n\(id) [style=dashed, color=\"#999999\", fontcolor=\"#777777\", fontsize=8, label=\"superview\", constraint=false];\n"
             }
         }
-        return out
     }
 }
 

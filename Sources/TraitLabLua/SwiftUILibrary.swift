@@ -170,7 +170,8 @@ extension LuaHost {
     private func defineEnvironmentKey(_ c: LuaCall) throws -> Int32 {
         try c.table(1)
         try checkFields(c, 1, "environment key", ["name", "default", "type"])
-        guard L.rawGet(1, "name") == LUA_TSTRING, let name = L.string(-1), !name.isEmpty else {
+        try chargeEngine(512)   // the key and its entry in the registry
+        guard L.rawGet(1, "name") == LUA_TSTRING, let name = try L.keptString(-1), !name.isEmpty else {
             throw c.argError(1, "environment key needs a 'name' string")
         }
         _ = L.rawGet(1, "default")
@@ -252,6 +253,7 @@ extension LuaHost {
             throw LuaError.message("environment values are read-only; set one with view:environment(key, value)")
         }, tostring: { c in
             let v = try values(c)
+            try c.host.chargeEngine(c.host.textCost(of: v.entries.map(\.value), times: 2))
             let parts = v.entries.map { "\($0.key.name) = \(TraitEngine.describe($0.value))" }
             c.L.push(parts.isEmpty ? "EnvironmentValues {}" : "EnvironmentValues { " + parts.joined(separator: ", ") + " }")
             return 1
@@ -317,7 +319,7 @@ extension LuaHost {
         defer { L.pop() }
         switch L.rawGet(1, "name") {
         case LUA_TNIL: return nil
-        case LUA_TSTRING: return L.string(-1)
+        case LUA_TSTRING: return try L.keptString(-1)
         default: throw c.argError(1, "name must be a string, got \(L.typeName(-1))")
         }
     }
@@ -353,6 +355,7 @@ extension LuaHost {
         try c.table(1)
         let (makeName, updateName) = kind == .viewController ? ("makeViewController", "updateViewController") : ("makeView", "updateView")
         try checkFields(c, 1, "swiftui.\(kind.rawValue)", ["name", makeName, updateName])
+        try chargeEngine(1024)
         let name = try optionalName(c)
         guard L.rawGet(1, makeName) == LUA_TFUNCTION else {
             throw c.argError(1, "\(kind.rawValue) needs a '\(makeName)' function, got \(L.typeName(-1))")
@@ -446,9 +449,13 @@ extension LuaHost {
             case "name": if let n = v.name { c.L.push(n) } else { c.L.pushNil() }
             case "rendered": c.host.pushUserValueField(1, "rendered")
             case "bodyCount": c.L.push(v.bodyCount)
-            case "environment": c.host.push(v.environment)
+            case "environment":
+                // (A view not hosted yet makes its values now; Lua keeps them as long as it keeps the object.)
+                let values = v.environment
+                try c.host.chargeSmall(64 + values.entries.count * MemoryLayout<EnvironmentValues.Entry>.stride)
+                c.host.push(values)
             case "content":
-                c.L.newTable(narr: Int32(clamping: v.content.count))
+                guard c.L.newTable(narr: Int32(clamping: v.content.count)), c.L.roomForLua(96 * v.content.count) else { return 1 }
                 for (k, child) in v.content.enumerated() {
                     c.host.push(child)
                     lua_rawseti(c.L, -2, lua_Integer(k + 1))

@@ -18,10 +18,13 @@ extension LuaHost {
 
     /// The string at `i` as text. Trait values are text, as in Swift: a Lua
     /// string that is not valid UTF-8 is an error, where a repair would make
-    /// distinct values equal (and their change invisible to handlers).
-    func text(at i: Int32, what: String = "trait string values") throws -> String {
+    /// distinct values equal (and their change invisible to handlers). Its
+    /// copy is asked for first (``LuaStatePointer/keptString(_:)``) unless
+    /// the caller did (`asked`).
+    func text(at i: Int32, what: String = "trait string values", asked: Bool = false) throws -> String {
         var len = 0
         guard lua_type(L, i) == LUA_TSTRING, let p = tl_tostring(L, i, &len) else { return "" }
+        if len > 15 && !asked { try chargeEngine(len) }
         let bytes = UnsafeRawBufferPointer(start: p, count: len)
         // ASCII (most values) is valid as it is, and String(decoding:) takes
         // its fast path; anything else is validated.
@@ -40,8 +43,17 @@ extension LuaHost {
         throw LuaError.message("\(what) must be valid UTF-8 text (this one is not at byte \(valid + 1))")
     }
 
-    /// Converts the Lua value at `i` to a trait value (plain data only).
-    func traitValue(at i: Int32, depth: Int = 0) throws -> TraitValue {
+    /// Converts the Lua value at `i` to a trait value (plain data only). The
+    /// engine's copy is asked for (``chargeEngine(_:)``) as it is made.
+    func traitValue(at i: Int32) throws -> TraitValue {
+        try traitValue(at: i, depth: 0)
+    }
+
+    /// A table entry in the making: the entries as read (with the room their
+    /// array grows into), then the sorted copy.
+    private static let tableEntryCost = 3 * MemoryLayout<TraitTable.Entry>.stride
+
+    private func traitValue(at i: Int32, depth: Int) throws -> TraitValue {
         switch lua_type(L, i) {
         case LUA_TNIL, LUA_TNONE: return .none
         case LUA_TBOOLEAN: return .bool(L.bool(i))
@@ -49,15 +61,15 @@ extension LuaHost {
             if tl_isinteger(L, i) != 0, let n = L.integer(i) { return .int(n) }
             return .number(L.number(i) ?? 0)
         case LUA_TSTRING:
-            let s = try text(at: i)
-            if s.utf8.count > 15 { try chargeEngine(s.utf8.count) }   // shorter ones are stored inline
-            return .string(s)
+            return .string(try text(at: i))
         case LUA_TTABLE:
             if collection(at: i) != nil { throw LuaError.message("a trait collection is not a plain table value") }
             guard depth < 64 else { throw LuaError.message("table value is nested too deeply (or contains a cycle)") }
             try L.ensureStack(8)
+            try chargeSmall(64)
             var entries: [TraitTable.Entry] = []
             try L.forEachPair(i) {
+                try chargeSmall(LuaHost.tableEntryCost)
                 let key: TraitTableKey
                 switch lua_type(L, -2) {
                 case LUA_TSTRING: key = .string(try text(at: -2))
@@ -68,7 +80,6 @@ extension LuaHost {
                 }
                 entries.append(.init(key: key, value: try traitValue(at: L.top, depth: depth + 1)))
             }
-            try chargeEngine(64 * entries.count + 64)
             return .table(TraitTable(entries))
         default:
             throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
@@ -82,7 +93,10 @@ extension LuaHost {
         case .table(let t):
             // Depth is bounded (64) when values are made, so growing cannot fail in practice.
             _ = lua_checkstack(L, 8)
-            L.newTable(narr: Int32(clamping: t.isSequence ? t.entries.count : 0), nrec: Int32(clamping: t.isSequence ? 0 : t.entries.count))
+            // (Left empty when the system has no room for it, nor for a short
+            // string per entry; the trampoline raises.)
+            guard L.newTable(narr: Int32(clamping: t.isSequence ? t.entries.count : 0), nrec: Int32(clamping: t.isSequence ? 0 : t.entries.count)),
+                  L.roomForLua(48 * t.entries.count) else { return }
             for e in t.entries {
                 switch e.key {
                 case .string(let s): L.push(s)
@@ -162,8 +176,11 @@ extension LuaHost {
         fn("collection") { c in try c.host.makeCollection(c) }
         fn("decode") { c in
             guard lua_type(c.L, 1) == LUA_TSTRING else { throw c.typeError(1, "string") }
+            // The document's copy in Swift (and the room its growth may take)
+            // is asked for before it is made.
+            try c.host.chargeEngine(2 * c.L.rawLength(1))
             let json = try c.host.text(at: 1, what: "a JSON document")   // (a repair would make "\xff" and "\xfe" decode equal)
-            let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry)
+            let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry, budget: c.host.memoryBudget)
             c.host.push(tc)
             return 1
         }
@@ -247,14 +264,14 @@ extension LuaHost {
                                         "containsTraits": ("TraitCollection:containsTraits", { c in
                                             guard let a = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
                                             guard let b = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-                                            c.host.readsEveryTrait(of: a)
+                                            try c.host.readsEveryTrait(of: a)
                                             c.L.push(a.containsTraits(in: b))
                                             return 1
                                         }),
                                         "hasDifferentColorAppearance": ("TraitCollection:hasDifferentColorAppearance", { c in
                                             guard let a = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
                                             guard let b = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-                                            c.host.readsEveryTrait(of: a)
+                                            try c.host.readsEveryTrait(of: a)
                                             c.L.push(a.hasDifferentColorAppearance(comparedTo: b))
                                             return 1
                                         }),
@@ -268,9 +285,11 @@ extension LuaHost {
                                         }),
                                         "encode": ("TraitCollection:encode", { c in
                                             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                                            c.host.readsEveryTrait(of: tc)
+                                            try c.host.readsEveryTrait(of: tc)
                                             // What decode could not read back as it was is an error, not a lossy document.
                                             if let problem = tc.encodingProblem { throw LuaError.message(problem) }
+                                            // (The JSON values made first, then the text: asked for.)
+                                            try c.host.chargeEngine(c.host.textCost(of: tc.entries.map(\.value), times: 4))
                                             c.L.push(tc.encodedJSON())
                                             return 1
                                         }),
@@ -280,20 +299,21 @@ extension LuaHost {
                                        newindex: { _ in throw LuaError.message("trait collections are immutable; use modifyingTraits to make a changed copy") },
                                        tostring: { c in
             guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-            c.host.readsEveryTrait(of: tc)
+            try c.host.readsEveryTrait(of: tc)
+            try c.host.chargeEngine(c.host.textCost(of: tc.entries.map(\.value), times: 2))
             c.L.push(c.host.describe(tc))
             return 1
         }, extra: [
             ("__eq", "collection.eq", { c in
                 guard let a = c.host.collection(at: 1), let b = c.host.collection(at: 2) else { c.L.push(false); return 1 }
-                c.host.readsEveryTrait(of: a)
-                c.host.readsEveryTrait(of: b)
+                try c.host.readsEveryTrait(of: a)
+                try c.host.readsEveryTrait(of: b)
                 c.L.push(a == b)
                 return 1
             }),
             ("__pairs", "collection.pairs", { c in
                 guard let tc = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                c.host.readsEveryTrait(of: tc)
+                try c.host.readsEveryTrait(of: tc)
                 c.host.pushEntryIterator(tc.entries)
                 return 3
             }),
@@ -404,22 +424,30 @@ extension LuaHost {
 
     // MARK: traits.enum / traits.define
 
+    /// A case in an enum's list and in its set of cases.
+    private var caseCost: Int { 2 * MemoryLayout<String>.stride }
+
     private func defineEnum(_ c: LuaCall) throws -> Int32 {
         let name = try c.string(1)
         guard !name.isEmpty else { throw c.argError(1, "enum name must not be empty") }
         try c.table(2)
         let n = L.rawLength(2)
         guard n > 0 else { throw c.argError(2, "an enum needs one or more cases") }
+        // The cases in a list and a set (texts past 15 bytes are asked for
+        // as they are read): one Lua table of cases may make any number of enums.
+        try chargeEngine(128 + 2 * caseCost * n)
         var cases: [String] = []
+        var seen = Set<String>()
         for k in 1...n {
             lua_rawgeti(L, 2, lua_Integer(k))
             defer { L.pop() }
             guard lua_type(L, -1) == LUA_TSTRING, L.rawLength(-1) > 0 else {
                 throw c.argError(2, "case \(k) must be a non-empty string, got \(L.typeName(-1))")
             }
-            guard let s = try? text(at: -1) else { throw c.argError(2, "case \(k) must be valid UTF-8 text") }
+            if L.rawLength(-1) > 15 { try chargeEngine(L.rawLength(-1)) }
+            guard let s = try? text(at: -1, asked: true) else { throw c.argError(2, "case \(k) must be valid UTF-8 text") }
             if s == "cases" || s == "name" { throw c.argError(2, "'\(s)' cannot be a case name (it is an enum field)") }
-            if cases.contains(s) { throw c.argError(2, "case '\(s)' appears twice") }
+            if !seen.insert(s).inserted { throw c.argError(2, "case '\(s)' appears twice") }
             cases.append(s)
         }
         let e = TraitEnum(name: name, cases: cases)
@@ -428,14 +456,21 @@ extension LuaHost {
         return 1
     }
 
+    /// `e.cases` as a new Lua array; empty when the system has no room for
+    /// it (the trampoline raises).
+    private func pushCases(_ e: TraitEnum) {
+        guard L.newTable(narr: Int32(clamping: e.cases.count)),
+              L.roomForLua(e.cases.reduce(32 * e.cases.count) { $0 + $1.utf8.count }) else { return }
+        for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+    }
+
     private func enumField(_ c: LuaCall) throws -> Int32 {
         let e = try c.object(1, TraitEnum.self, "TraitEnum")
         let key = try c.string(2)
         switch key {
         case "name": L.push(e.name)
         case "cases":
-            L.newTable(narr: Int32(clamping: e.cases.count))
-            for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+            pushCases(e)
         default:
             guard e.contains(key) else { throw LuaError.message("enum \(e.name) has no case '\(key)' (cases: \(e.caseList))") }
             lastEnumCaseRead = (e, key)
@@ -447,8 +482,10 @@ extension LuaHost {
     private func defineTrait(_ c: LuaCall) throws -> Int32 {
         try world.require(.traitSystem, "traits.define (a custom UITraitDefinition)")
         try c.table(1)
+        // The definition and its entries in the registry (its texts are
+        // asked for as they are read: definitions are never collected).
+        try chargeEngine(1024)
         let def = try definitionSpec(at: 1, owner: plugins.loading, call: c)
-        try chargeEngine(1024 + 2 * (def.name.utf8.count + def.property.utf8.count + (def.identifier?.utf8.count ?? 0)))
         if let old = try replacementDuringReload(def) ?? redefinitionAtPrompt(def) {
             push(old)
             return 1
@@ -470,7 +507,7 @@ extension LuaHost {
         func field(_ k: String) -> Int32 { _ = L.rawGet(i, k); return L.top }
         let top = L.top
         defer { L.setTop(top) }
-        guard let name = L.string(field("name")), !name.isEmpty else {
+        guard let name = try L.keptString(field("name")), !name.isEmpty else {
             throw c.argError(i, "trait definition needs a 'name' string")
         }
         let defaultIndex = field("default")
@@ -480,14 +517,16 @@ extension LuaHost {
         let identifierIndex = field("identifier")
         var identifier: String?
         if !L.isNil(identifierIndex) {
-            guard let s = L.string(identifierIndex) else { throw LuaError.message("trait '\(name)': identifier must be a string") }
+            guard let s = try L.keptString(identifierIndex) else { throw LuaError.message("trait '\(name)': identifier must be a string") }
             identifier = s
         }
         let propIndex = field("property")
         var property: String?
         if !L.isNil(propIndex) {
-            guard let s = L.string(propIndex) else { throw LuaError.message("trait '\(name)': property must be a string") }
+            guard let s = try L.keptString(propIndex) else { throw LuaError.message("trait '\(name)': property must be a string") }
             property = s
+        } else if name.utf8.count > 15 {
+            try chargeEngine(name.utf8.count)   // the property made from the name
         }
         let prop = property ?? TraitDefinition.defaultProperty(for: name)
         if prop.isEmpty { throw LuaError.message("trait '\(name)': property must not be empty") }
@@ -562,8 +601,7 @@ extension LuaHost {
             if case .enumeration(let e) = d.valueType { push(e) } else { L.push(d.valueType.name) }
         case "cases":
             guard case .enumeration(let e) = d.valueType else { L.pushNil(); return 1 }
-            L.newTable(narr: Int32(clamping: e.cases.count))
-            for (k, s) in e.cases.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
+            pushCases(e)
         default:
             throw LuaError.message("TraitDefinition has no field '\(key)' (name, default, type, identifier, affectsColorAppearance, property, cases, isOptional, isSystem)")
         }
@@ -581,7 +619,16 @@ extension LuaHost {
         L.registryTable(refs.mutableMeta)
         lua_setmetatable(L, -2)
         try call(1)
+        try chargeCollection(box.traits)
         return box.traits.makeCollection()
+    }
+
+    /// Asks for the collection `traits.makeCollection()` is about to make:
+    /// a collection of every trait set may be made again and again from
+    /// one Lua table, or from one collection.
+    func chargeCollection(_ traits: MutableTraits) throws {
+        let n = traits.entryCountBound
+        if n > 0 { try chargeSmall(64 + n * MemoryLayout<TraitCollection.Entry>.stride) }
     }
 
     private func makeCollection(_ c: LuaCall) throws -> Int32 {
@@ -597,8 +644,10 @@ extension LuaHost {
             var m = MutableTraits(base: .empty)
             try L.forEachPair(1) {
                 let d = try definition(forKey: -2)
+                try chargeSmall(2 * MemoryLayout<TraitCollection.Entry>.stride)   // (the list of writes)
                 try m.set(d, try traitValue(at: L.top))
             }
+            try chargeCollection(m)
             push(m.makeCollection())
         case LUA_TNONE, LUA_TNIL:
             push(TraitCollection.empty)
@@ -655,8 +704,8 @@ extension LuaHost {
     private func changedTraits(_ c: LuaCall) throws -> Int32 {
         guard let a = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         guard let b = collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-        readsEveryTrait(of: a)
-        readsEveryTrait(of: b)
+        try readsEveryTrait(of: a)
+        try readsEveryTrait(of: b)
         let defs = a.changedTraits(from: b)
         L.newTable(narr: Int32(clamping: defs.count))
         for (k, d) in defs.enumerated() { push(d); lua_rawseti(L, -2, lua_Integer(k + 1)) }
@@ -666,7 +715,7 @@ extension LuaHost {
     private func modifyingTraits(_ c: LuaCall) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
         try c.function(2)
-        readsEveryTrait(of: tc)
+        try readsEveryTrait(of: tc)
         push(try mutate(tc, with: 2))
         return 1
     }
@@ -675,8 +724,18 @@ extension LuaHost {
     /// changedTraits, modifyingTraits, encode): tracked, inside a callback
     /// that tracks `tc`, as a read of every trait (SPEC §7: traits read through
     /// `self.traitCollection` are tracked, however they are read).
-    func readsEveryTrait(of tc: TraitCollection) {
+    /// The callback's list of what it read may then hold every definition:
+    /// asked for first.
+    func readsEveryTrait(of tc: TraitCollection) throws {
+        if world.trackingEnvironment != nil { try chargeSmall(8 * world.registry.definitions.count) }
         TraitCollection.recordReadOfEveryTrait(in: tc, registry: world.registry)
+    }
+
+    /// What writing `values` as text takes, `times` over (its pieces, and
+    /// the text they are joined into), to ask for before it is written
+    /// (``TraitValue/textSizeEstimate``, with a trait's name beside each).
+    func textCost(of values: [TraitValue], times: Int) -> Int {
+        times * values.reduce(64) { $0 + 64 + $1.textSizeEstimate }
     }
 
     /// `TraitCollection { horizontalSizeClass = "compact", myAppTheme = "bold" }`.

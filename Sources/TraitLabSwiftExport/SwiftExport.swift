@@ -110,7 +110,14 @@ public struct SwiftExport {
         }
     }
 
-    public func render() -> Result {
+    public func render() -> Result { render(charge: { _ in }) }
+
+    /// ``render()`` asking `budget` for the source as it grows (a script's
+    /// definitions may be written many times over: names, literals), before
+    /// each definition's text is added; throws the budget's refusal.
+    public func render(budget: MemoryBudget) throws -> Result { try render(charge: budget.charge) }
+
+    private func render(charge: (Int) throws -> Void) rethrows -> Result {
         var notes: [String] = []
         let selection = select()
         let names = Names()
@@ -211,8 +218,14 @@ public struct SwiftExport {
             keyPlans.append(KeyPlan(key: key, swiftName: swiftName, valueType: type, defaultLiteral: lit, bridgedProperty: property))
         }
 
-        // Writing.
+        // Writing. Each part is asked for before it is added: twice its
+        // bytes, for the lines and the joined text.
         var out: [String] = []
+        func add(_ lines: [String]) throws {
+            try charge(2 * lines.reduce(lines.count) { $0 + $1.utf8.count })
+            out.append(contentsOf: lines)
+            out.append("")
+        }
         if options.moduleHeader, !traitPlans.isEmpty || !keyPlans.isEmpty {
             // A control character (a newline in a file name) would end the comment.
             let sources = options.sources.joined(separator: ", ").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }
@@ -222,12 +235,12 @@ public struct SwiftExport {
             if !keyPlans.isEmpty { out.append("import SwiftUI") }
             out.append("")
         }
-        for e in enums { out.append(contentsOf: enumSource(e)); out.append("") }
+        for e in enums { try add(enumSource(e)) }
         for t in traitPlans {
-            if let s = t.table { out.append(contentsOf: structSource(s)); out.append("") }
-            out.append(contentsOf: traitSource(t)); out.append("")
+            if let s = t.table { try add(structSource(s)) }
+            try add(traitSource(t))
         }
-        for k in keyPlans { out.append(contentsOf: keySource(k)); out.append("") }
+        for k in keyPlans { try add(keySource(k)) }
         while out.last == "" { out.removeLast() }
         return Result(source: out.isEmpty ? "" : out.joined(separator: "\n") + "\n", notExported: notes,
                       unmatched: selection.unmatched,

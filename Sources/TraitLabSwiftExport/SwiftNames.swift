@@ -45,27 +45,43 @@ enum SwiftNames {
     }
 
     /// A type name that is not a keyword and not one of the names the export
-    /// itself relies on (`Bool`, `String` ... would shadow the standard ones).
+    /// itself relies on (`Bool`, `String` ... would shadow the standard ones):
+    /// such a name gets `Value` (`StringValue`).
     static func typeName(_ name: String) -> String {
         let n = upperCamel(name)
-        return keywords.contains(n) || reservedTypeNames.contains(n) ? n + "Value" : n
+        return isReserved(n) ? n + "Value" : n
     }
 
-    /// Standard, UIKit and SwiftUI names an app uses: an enum or struct named
-    /// like one would shadow it in the whole app module.
     /// `Theme` → `ThemeTrait`; a name already ending in `Trait` is kept. The
-    /// suffix keeps it clear of keywords and of the app's other types.
+    /// suffix keeps it clear of keywords and of the app's other types (no
+    /// reserved name ends in `Trait`).
     static func traitTypeName(_ name: String) -> String {
         let n = upperCamel(name)
         return n.hasSuffix("Trait") ? n : n + "Trait"
     }
 
-    /// `myAppTheme` → `MyAppThemeKey`.
-    static func keyTypeName(_ name: String) -> String { upperCamel(name) + "Key" }
+    /// `myAppTheme` → `MyAppThemeKey`; a key whose name would make a reserved
+    /// one gets `Value` before the suffix: `environment` → `EnvironmentValueKey`
+    /// (`struct EnvironmentKey: EnvironmentKey` would not compile).
+    static func keyTypeName(_ name: String) -> String {
+        let n = upperCamel(name)
+        return isReserved(n + "Key") ? n + "ValueKey" : n + "Key"
+    }
 
+    /// Whether a type may not be named `n`: a keyword, or a name that the
+    /// exported file, or the app it goes into, uses (``reservedTypeNames``).
+    static func isReserved(_ n: String) -> Bool { keywords.contains(n) || reservedTypeNames.contains(n) }
+
+    /// Every type, protocol and module the exported file names (the
+    /// standard library's, UIKit's and SwiftUI's, and `Value`, the
+    /// associated type of `UITraitDefinition` and `EnvironmentKey`, which a
+    /// type of that name would shadow inside the conforming types), and
+    /// other UIKit and SwiftUI names an app uses: an enum or struct named
+    /// like one would shadow it in the whole app module.
     static let reservedTypeNames: Set<String> = [
         "Bool", "Int", "Double", "Float", "String", "Character", "Optional", "Array", "Dictionary", "Set", "Equatable",
-        "Hashable", "CaseIterable", "Error", "Never", "Void", "Result",
+        "Hashable", "CaseIterable", "RawRepresentable", "Error", "Never", "Void", "Result", "Value", "Swift",
+        "UIKit", "SwiftUI",
         "UITraitCollection", "UIMutableTraits", "UITraitDefinition", "UITraitBridgedEnvironmentKey", "UIColor", "UIFont",
         "UIImage", "UIView", "UIViewController", "UIWindow", "UIWindowScene", "UIScreen", "UIApplication",
         "EnvironmentKey", "EnvironmentValues", "Environment", "View", "Text", "Image", "Color", "Font", "Button", "List",

@@ -94,8 +94,11 @@ final class Interpreter {
     func report(_ status: Int32) -> Int32 {
         guard status != LUA_OK else { return status }
         var text = L.string(-1) ?? "(error object is a \(L.typeName(-1)) value)"
-        if status == LUA_ERRMEM, let limit = invocation.host.memoryLimit {
-            text += " (--memory-limit of \(describeSize(limit)) reached)"
+        // Memory refused while Swift ran is raised as a plain error with Lua's
+        // message, or with the cap's: reported as Lua's own memory error is.
+        let isMemoryError = status == LUA_ERRMEM || text == "not enough memory" || text == LuaError.overMemoryLimitMessage
+        if isMemoryError, let limit = invocation.host.memoryLimit {
+            text = "not enough memory (--memory-limit of \(describeSize(limit)) reached)"
         }
         L.pop()
         message(style.error(text), withProgramName: reportsProgramName)

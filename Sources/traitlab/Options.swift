@@ -215,8 +215,9 @@ TraitLab options:
   --screen TRAIT=VALUE   set a system trait of ui.Screen.main (repeatable),
                          e.g. userInterfaceStyle=dark
   --timeout SECONDS      stop a script (or a REPL input) that runs longer; exit 1
-  --memory-limit SIZE    cap Lua's memory: bytes, or 512K, 64M, 1G (at least 256K);
-                         exceeding it is a "not enough memory" error
+  --memory-limit SIZE    cap what a script makes the process hold, Lua's heap and the
+                         engine's: bytes, or 512K, 64M, 1G (at least 256K); exceeding
+                         it is a "not enough memory" error
   --sandbox              run untrusted code: no io, os limited to clock/time/date/difftime,
                          no C modules, dofile, loadfile or binary chunks
   -h, --help             show this help

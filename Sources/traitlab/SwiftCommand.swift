@@ -160,13 +160,24 @@ private func runSwiftExport(_ args: [String]) -> Int32 {
     }
     var options = inv.options
     options.sources = inv.files
-    let result = host.withEngineCall {
-        SwiftExport(traits: host.world.registry.definitions, keys: host.world.environmentKeys.keys, options: options).render()
+    // The source is asked for from the memory cap as it grows.
+    let rendered = Swift.Result {
+        try host.withEngineCall {
+            try SwiftExport(traits: host.world.registry.definitions, keys: host.world.environmentKeys.keys, options: options)
+                .render(budget: host.memoryBudget)
+        }
     }
     let timedOut = runner.watchdog?.disarm() == true
     restoreOutput()
     if timedOut {
         message("swift export: timed out after \(Watchdog.describe(inv.timeout ?? 0)) while running the bridges")
+        return 1
+    }
+    let result: SwiftExport.Result
+    switch rendered {
+    case .success(let r): result = r
+    case .failure:   // (the memory cap's refusal, the only error it gives)
+        message("swift export: not enough memory" + (inv.memoryLimit.map { " (--memory-limit of \(describeSize($0)) reached)" } ?? ""))
         return 1
     }
     for note in result.notExported { message("swift export: " + note) }

@@ -21,7 +21,8 @@ world. TraitLab adds:
   -j, --jobs N          run the spec files in N worker processes, one merged report
   --timeout SECONDS     stop a test (or a file's body, a describe body, a hook) that
                         runs longer, loops in coroutines included; 0 for none (default)
-  --memory-limit SIZE   cap what each spec file adds to Lua's memory (64M, 1G, bytes)
+  --memory-limit SIZE   cap what each spec file adds to Lua's and the engine's memory
+                        (64M, 1G, bytes)
   --sandbox             run the code that comes with the specs (spec files, helpers,
                         .busted) sandboxed, each spec file in a process of its own
   --hierarchy MODE      ios17 (default) or legacy

@@ -15,6 +15,22 @@ final class SwiftNamesTests: XCTestCase {
         XCTAssertEqual(SwiftNames.typeName("Type"), "TypeValue")
         XCTAssertEqual(SwiftNames.typeName("string"), "StringValue", "would shadow Swift.String")
         XCTAssertEqual(SwiftNames.typeName("color"), "ColorValue", "would shadow SwiftUI.Color in the app")
+        XCTAssertEqual(SwiftNames.typeName("value"), "ValueValue",
+                       "inside a trait or key type, Value is the protocol's associated type: an enum Value there is a recursion")
+    }
+
+    func testKeyTypeNamesNeverShadowTheProtocolsTheyConformTo() {
+        XCTAssertEqual(SwiftNames.keyTypeName("myAppTheme"), "MyAppThemeKey")
+        XCTAssertEqual(SwiftNames.keyTypeName("environment"), "EnvironmentValueKey",
+                       "struct EnvironmentKey: EnvironmentKey does not compile")
+        XCTAssertEqual(SwiftNames.keyTypeName("UITraitBridgedEnvironment"), "UITraitBridgedEnvironmentValueKey")
+    }
+
+    func testNoReservedNameEndsAsATraitTypeNameDoes() {
+        // traitTypeName relies on it: a name ending in Trait is never reserved.
+        let reserved = SwiftNames.reservedTypeNames.union(SwiftNames.keywords)
+        XCTAssertEqual(reserved.filter { $0.hasSuffix("Trait") }, [])
+        for name in reserved { XCTAssertFalse(SwiftNames.isReserved(SwiftNames.traitTypeName(name)), name) }
     }
 
     func testCaseNamesKeepValidIdentifiersAndEscapeKeywords() {
@@ -118,6 +134,24 @@ final class SwiftExportTests: XCTestCase {
         let b = try TraitDefinition(name: "MyTheme", valueType: .boolean, defaultValue: .bool(false), property: "b")
         let r = SwiftExport(traits: [a, b], keys: []).render()
         XCTAssertTrue(r.source.contains("struct MyThemeTrait:") && r.source.contains("struct MyThemeTrait2:"), r.source)
+    }
+
+    func testAKeyNamedEnvironmentIsNoEnvironmentKey() throws {
+        let key = try EnvironmentKeyDefinition(name: "environment", valueType: .integer, defaultValue: .int(0))
+        let r = SwiftExport(traits: [], keys: [key]).render()
+        XCTAssertTrue(r.source.contains("struct EnvironmentValueKey: EnvironmentKey {"), r.source)
+        XCTAssertTrue(r.source.contains("var environment: Int {"), r.source)
+        XCTAssertFalse(r.source.contains("struct EnvironmentKey"), r.source)
+    }
+
+    func testTheSourceIsAskedForAsItGrows() throws {
+        let def = try TraitDefinition(name: String(repeating: "n", count: 10_000), valueType: .integer, defaultValue: .int(0),
+                                      property: "p")
+        var asked = 0
+        let r = try SwiftExport(traits: [def], keys: []).render(budget: MemoryBudget { asked += $0 })
+        XCTAssertGreaterThanOrEqual(asked, r.source.utf8.count, "asked for before it was added")
+        struct Refused: Error {}
+        XCTAssertThrowsError(try SwiftExport(traits: [def], keys: []).render(budget: MemoryBudget { _ in throw Refused() }))
     }
 
     func testSystemTraitsAndBuiltinKeysAreNeverExported() {

@@ -3,7 +3,9 @@
 # own process. A case passes when the process ends by itself with the exit
 # status its header names (never by a signal or the guard timeout), prints no
 # escape marker ("ESCAPED") and no secret, matches the header's patterns, and
-# its peak RSS stays under the header's cap.
+# its peak RSS stays under the header's cap. A case run with --memory-limit
+# SIZE must also peak within the memory cap's promise: 3 x SIZE plus the peak
+# RSS of an empty run with the same flags (measured beside it, in this run).
 #
 # Header lines (all optional, at the top of the file):
 #   -- args: --sandbox --memory-limit 32M     flags before the script
@@ -45,6 +47,20 @@ export HOME="$tmp/work" XDG_CONFIG_HOME="$tmp/work"
 passed=0
 failed=0
 header() { sed -n "s/^-- $1: //p" "$2" | head -1; }
+# A --memory-limit size (bytes, or with K, M or G) in KB.
+size_kb() {
+  local n=${1%[KkMmGg]}
+  case $1 in *[Kk]) echo "$n" ;; *[Mm]) echo $((n * 1024)) ;; *[Gg]) echo $((n * 1024 * 1024)) ;; *) echo $((n / 1024)) ;; esac
+}
+# Peak RSS in KB of the command given, under the address-space limit $1 (or none).
+peak_rss_kb() {
+  local v=$1; shift
+  (
+    if [ -n "$v" ]; then ulimit -v "$v"; fi
+    exec /usr/bin/time -f '%M' -o "$tmp/rss0" "$@"
+  ) >/dev/null 2>&1 </dev/null
+  tail -1 "$tmp/rss0" 2>/dev/null | grep -E '^[0-9]+$' || echo 0
+}
 
 for f in "$here"/*.lua; do
   name=$(basename "$f" .lua)
@@ -74,6 +90,14 @@ for f in "$here"/*.lua; do
   [ -n "$want_err" ] && ! grep -Eq -- "$want_err" "$tmp/err" && problems+=("stderr does not match /$want_err/")
   [ -n "$want_out" ] && ! grep -Eq -- "$want_out" "$tmp/out" && problems+=("stdout does not match /$want_out/")
   [ "$rss_kb" -gt $((cap * 1024)) ] && problems+=("peak RSS $((rss_kb / 1024)) MB over the $cap MB cap")
+  limit=$(sed -n 's/.*--memory-limit \([0-9][0-9]*[KkMmGg]\{0,1\}\).*/\1/p' <<<"$args")
+  if [ -n "$limit" ]; then
+    # shellcheck disable=SC2086
+    empty_kb=$(peak_rss_kb "$vlimit" "$TL" $args -e '')
+    bound_kb=$((3 * $(size_kb "$limit") + empty_kb))
+    [ "$rss_kb" -gt "$bound_kb" ] &&
+      problems+=("peak RSS $((rss_kb / 1024)) MB over 3 x --memory-limit $limit plus the empty run's $((empty_kb / 1024)) MB ($((bound_kb / 1024)) MB)")
+  fi
   if [ ${#problems[@]} -eq 0 ]; then
     passed=$((passed + 1)); echo "ok   $name ($((rss_kb / 1024)) MB)"
   else

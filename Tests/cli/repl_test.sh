@@ -57,7 +57,7 @@ type_line() { tmux_ send-keys -t repl -l -- "$1"; tmux_ send-keys -t repl Enter;
 
 start_session() {
   tmux_ kill-session -t repl 2>/dev/null
-  tmux_ new-session -d -s repl -x 160 -y 50 "$TL; echo \"EXITED \$?\"; sleep 60"
+  tmux_ new-session -d -s repl -x 160 -y 50 "$TL $*; echo \"EXITED \$?\"; sleep 60"
   wait_for "Type :help" 10
 }
 
@@ -177,6 +177,14 @@ type_line ':reload nothere'
 check_line "a failed :reload says what failed in one line" "plugin 'nothere' is not loaded (loaded: none)" 3
 tmux_ send-keys -t repl C-d
 check "...and the session exits with status 0" 'EXITED 0' 3
+
+# ---------------------------------------------------------------- session 3: a memory cap
+start_session --memory-limit 16M
+type_line 'scene = ui.WindowScene {}; window = ui.Window { windowScene = scene }; window.rootViewController = ui.ViewController {}; for i = 1, 2000 do window.traitOverrides[traits.define { name = "T" .. i, default = 0 }] = i end; for i = 1, 5000 do window.rootViewController.view:addSubview(ui.View {}) end'
+type_line ':tree full'
+check ":tree whose dump the memory cap refuses says so" '(no tree: not enough memory' 10
+type_line '6 * 7'
+check_line "...and the session goes on" '42' 5
 
 # ---------------------------------------------------------------- no libedit
 # libedit is loaded when the REPL starts (not linked); without it the REPL

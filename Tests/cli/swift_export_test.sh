@@ -135,6 +135,14 @@ expect "--timeout also covers the bridges export runs" '[ $RC -eq 1 ] && grep -q
 printf 'local t = {} for i = 1, 1e8 do t[i] = i end\n' > "$tmp/mem.lua"
 run "$TL" swift export --memory-limit 1M "$tmp/mem.lua"
 expect "--memory-limit caps a script" '[ $RC -eq 1 ] && grep -q "not enough memory" <<<"$ERR"'
+# Four 1 MB names, each written six times over (type name, name, subscripts):
+# without asking the cap as the source grows, 86 MB under a 16 MB cap. The
+# memory cap's promise: peak RSS within 3 x the cap plus an empty export's.
+printf 'local n = ("n"):rep(1e6)\nfor i = 1, 4 do traits.define { name = n .. i, default = 0, property = "p" .. i } end\n' > "$tmp/names.lua"
+/usr/bin/time -f %M -o "$tmp/rss0" "$TL" swift export --memory-limit 16M "$tmp/script.lua" >/dev/null 2>&1
+run /usr/bin/time -f %M -o "$tmp/rss" "$TL" swift export --memory-limit 16M "$tmp/names.lua"
+expect "--memory-limit counts the source as it is written, within 3 x the cap plus an empty export" \
+  '[ $RC -eq 1 ] && [ -z "$OUT" ] && grep -q "^traitlab: swift export: not enough memory (--memory-limit of 16M reached)" <<<"$ERR" && [ "$(tail -1 "$tmp/rss")" -le $((3 * 16 * 1024 + $(tail -1 "$tmp/rss0"))) ]'
 
 echo
 echo "$passed passed, $failed failed"

@@ -115,6 +115,9 @@ typedef struct tl_host {
     int index_key_ref;
     int metatable_key_ref;
     const char *trait_collection_key;
+    // Address space the engine or Lua may have taken since it was last
+    // probed (see tl_engine_charge): charges, and Lua's blocks from malloc.
+    size_t unprobed;
 } tl_host;
 
 // Creates a state with TraitLab's allocator and host record. Returns NULL on failure.
@@ -134,9 +137,24 @@ void tl_close(lua_State *L);
 // ---- Engine memory under the cap (--memory-limit) ----
 // Records the process's heap outside Lua as the baseline (after setting up).
 void tl_engine_baseline(lua_State *L);
-// Notes that the engine is about to hold about `bytes` more for the script.
-// Returns 0 when that would pass the cap (refuse the work up front), else 1.
+// Asks, before the engine allocates about `bytes` for the script (text and
+// data it keeps, output it builds), whether it may: TL_CHARGE_OK, or
+// TL_CHARGE_OVER_CAP when that would pass --memory-limit, or
+// TL_CHARGE_NO_MEMORY when the system could not give it (the address space,
+// ulimit -v, is nearly used up: Swift would stop the process). Refused work
+// is not done; the trampoline raises "not enough memory" after Swift returns.
+// With or without a cap; never raises.
+#define TL_CHARGE_OK 1
+#define TL_CHARGE_OVER_CAP 0
+#define TL_CHARGE_NO_MEMORY (-1)
 int tl_engine_charge(lua_State *L, size_t bytes);
+// Whether Lua can be given `bytes` more from Swift (a string or table Swift
+// pushes): while Swift runs, Lua's allocations cannot fail, and past the
+// reserve kept for them the process would end. When there is no room (as
+// tl_engine_charge judges it, address space), notes it so that the
+// trampoline raises "not enough memory" once Swift returned, and returns 0:
+// the caller pushes something small instead. Never raises.
+int tl_lua_room(lua_State *L, size_t bytes);
 // Bytes the engine holds for the script now (measured); 0 without a cap.
 size_t tl_engine_bytes(lua_State *L);
 

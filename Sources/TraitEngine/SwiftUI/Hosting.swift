@@ -103,7 +103,7 @@ final class SwiftUIHost: HostedContent {
         var overrides: [[TraitCollection.Entry]] = []
         do {
             base = traitsChanged ? try EnvironmentValues.bridged(from: traits, keys: keys) : baseEnvironment
-            SwiftUIHost.collect(root, parentEnvironment: base, into: &plan)
+            try SwiftUIHost.collect(root, parentEnvironment: base, world: view.world, into: &plan)
             for step in plan where step.view is Representable {
                 overrides.append(try step.environment.traitOverrides(over: traits, hostEnvironment: base, keys: keys))
             }
@@ -142,11 +142,16 @@ final class SwiftUIHost: HostedContent {
         }
     }
 
-    /// Each view with its environment, parents before children.
-    private static func collect(_ root: SwiftUIView, parentEnvironment: EnvironmentValues,
-                                into plan: inout [(view: SwiftUIView, environment: EnvironmentValues)]) {
+    /// Each view with its environment, parents before children. A view with
+    /// modifiers gets values of its own, asked for from the world's budget
+    /// first (with the map and copies `applying` makes).
+    private static func collect(_ root: SwiftUIView, parentEnvironment: EnvironmentValues, world: TraitWorld,
+                                into plan: inout [(view: SwiftUIView, environment: EnvironmentValues)]) throws {
         var stack = [(root, parentEnvironment)]
         while let (v, inherited) = stack.popLast() {
+            if !v.modifiers.isEmpty {
+                try world.chargeMemory(96 + (inherited.entries.count + v.modifiers.count) * 4 * MemoryLayout<EnvironmentValues.Entry>.stride)
+            }
             let env = inherited.applying(v.modifiers)
             plan.append((v, env))
             stack.append(contentsOf: v.content.reversed().map { ($0, env) })

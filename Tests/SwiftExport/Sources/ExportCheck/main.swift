@@ -117,5 +117,15 @@ check(try _Bridging.environment(hostedIn: oddHost, keys: [InKey.self]).in == .in
 odd.in = .a_b
 check(try _Bridging.traits(carrying: odd, over: UITraitCollection(), keys: [InKey.self]).optionalOdd == .a_b, "and writes through it")
 
+// hostile.lua: type names the exported file itself uses.
+check(EnvironmentValueKey.defaultValue == ValueValue.low && LevelTrait.defaultValue == .low,
+      "a key named environment is EnvironmentValueKey (not EnvironmentKey), an enum named Value is ValueValue")
+check(isBridged(EnvironmentValueKey.self) && UITraitBridgedEnvironmentValueKey.defaultValue == 0,
+      "the key still conforms to the protocols it would have shadowed")
+var environmentHost = EnvironmentValues()
+environmentHost.environment = .high
+check(try _Bridging.traits(carrying: environmentHost, over: UITraitCollection(), keys: [EnvironmentValueKey.self]).level == .high,
+      "and its bridge writes its trait")
+
 print("\(passed) passed, \(failed) failed")
 exit(failed == 0 ? 0 : 1)
