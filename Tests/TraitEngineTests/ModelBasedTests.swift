@@ -3,9 +3,12 @@ import TraitEngine
 import XCTest
 
 /// Random sequences of tree edits, overrides, mode switches, screen changes,
-/// registrations and updates, each checked step by step against the reference
-/// model in TraitFlowModel.swift (trait flow per SPEC section 4, "outside any
-/// window never updates", one delivery per change of a registered trait).
+/// device screens, rotations, scene resizes, registrations and updates, on
+/// each OS version, each checked step by step against the reference model in
+/// TraitFlowModel.swift and TraitFlowModelWorld.swift (trait flow per SPEC
+/// section 4, "outside any window never updates", one delivery per change of
+/// a registered trait, size classes from sizes and the version's rules per
+/// section 13).
 ///
 /// A failure prints its seed and a shrunk list of steps. Replay one sequence with
 /// `TRAITLAB_MODEL_SEED=<seed> swift test --filter ModelBasedTests/<test>`;
@@ -37,7 +40,13 @@ final class ModelBasedTests: XCTestCase {
         for seed in seeds {
             var source = SplitMix64(seed: seed)
             let length = 30 + (source.choose(70) ?? 0)
-            let ops = ModelGenerator.sequence(mode: mode, length: length, &source)
+            // The OS is chosen when the world starts (legacy-mode sequences
+            // run on every version, switching to the legacy flow); half the
+            // sequences start on a device screen.
+            let versions = mode == .legacy ? [16, 17, 18, 26] : [17, 18, 26]
+            let os = versions[source.choose(versions.count) ?? 0]
+            let device = source.choose(2 * ModelDevices.rows.count).flatMap { $0 < ModelDevices.rows.count ? $0 : nil }
+            let ops = ModelGenerator.sequence(mode: mode, os: os, device: device, length: length, &source)
             guard let failure = ModelRunner.run(ops) else { continue }
             let shrunk = ModelRunner.shrink(failure)
             let seedText = "0x" + String(seed, radix: 16)
