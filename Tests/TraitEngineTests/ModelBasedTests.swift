@@ -17,6 +17,7 @@ final class ModelBasedTests: XCTestCase {
     /// The fixed default: every run checks the same sequences unless told otherwise.
     private static let defaultSeed: UInt64 = 0x7A17_1AB5_EED0_0017
     private static let defaultSequences = 1_500
+    private static let defaultFocusedSequences = 600
 
     func testRandomSequencesInIOS17Mode() {
         runRandomSequences(mode: .ios17, test: "testRandomSequencesInIOS17Mode")
@@ -26,32 +27,43 @@ final class ModelBasedTests: XCTestCase {
         runRandomSequences(mode: .legacy, test: "testRandomSequencesInLegacyMode")
     }
 
-    private func runRandomSequences(mode: HierarchyMode, test: String) {
+    /// Sequences on a device screen whose views read traits (mostly size
+    /// classes) in layoutSubviews and updateProperties, made mostly of
+    /// rotations, resizes and changes of what the views read: a change re-runs
+    /// that work only from iOS 18, and updateProperties runs only on 26.
+    func testRandomRotationsResizesAndTrackedReadsOnEachOS() {
+        runRandomSequences(mode: .ios17, focus: true, sequences: Self.defaultFocusedSequences,
+                           test: "testRandomRotationsResizesAndTrackedReadsOnEachOS")
+    }
+
+    private func runRandomSequences(mode: HierarchyMode, focus: Bool = false, sequences: Int = defaultSequences, test: String) {
         let env = ProcessInfo.processInfo.environment
         let seeds: [UInt64]
         if let text = env["TRAITLAB_MODEL_SEED"] {
             guard let seed = Self.parseSeed(text) else { return XCTFail("TRAITLAB_MODEL_SEED=\(text) is not a number") }
             seeds = [seed]
         } else {
-            let count = env["TRAITLAB_MODEL_SEQUENCES"].flatMap { Int($0) } ?? Self.defaultSequences
-            var seeder = SplitMix64(seed: Self.defaultSeed ^ (mode == .ios17 ? 0 : 0xFFFF))
+            let count = env["TRAITLAB_MODEL_SEQUENCES"].flatMap { Int($0) } ?? sequences
+            var seeder = SplitMix64(seed: Self.defaultSeed ^ (mode == .ios17 ? 0 : 0xFFFF) ^ (focus ? 0xF0C5 : 0))
             seeds = (0..<count).map { _ in seeder.next() }
         }
         for seed in seeds {
             var source = SplitMix64(seed: seed)
             let length = 30 + (source.choose(70) ?? 0)
-            // The OS is chosen when the world starts (legacy-mode sequences
-            // run on every version, switching to the legacy flow); half the
-            // sequences start on a device screen.
-            let versions = mode == .legacy ? [16, 17, 18, 26] : [17, 18, 26]
+            // The OS is chosen when the world starts (legacy-mode and focused
+            // sequences run on every version; iOS 16 has the legacy flow);
+            // half the sequences (all focused ones) start on a device screen.
+            let versions = mode == .legacy || focus ? [16, 17, 18, 26] : [17, 18, 26]
             let os = versions[source.choose(versions.count) ?? 0]
-            let device = source.choose(2 * ModelDevices.rows.count).flatMap { $0 < ModelDevices.rows.count ? $0 : nil }
-            let ops = ModelGenerator.sequence(mode: mode, os: os, device: device, length: length, &source)
+            let rows = ModelDevices.rows.count
+            let device = source.choose(focus ? rows : 2 * rows).flatMap { $0 < rows ? $0 : nil }
+            let ops = ModelGenerator.sequence(mode: os == 16 ? .legacy : mode, os: os, device: device, focus: focus,
+                                              length: length, &source)
             guard let failure = ModelRunner.run(ops) else { continue }
             let shrunk = ModelRunner.shrink(failure)
             let seedText = "0x" + String(seed, radix: 16)
             XCTFail("""
-                model-based sequence failed (\(mode) mode, seed \(seedText), \(failure.steps.count) steps, shrunk to \(shrunk.steps.count))
+                model-based sequence failed (\(mode) mode\(focus ? ", focused" : ""), seed \(seedText), \(failure.steps.count) steps, shrunk to \(shrunk.steps.count))
                 replay: TRAITLAB_MODEL_SEED=\(seedText) swift test --filter ModelBasedTests/\(test)
                 \(ModelRunner.report(shrunk))
                 """)

@@ -1169,7 +1169,9 @@ enum ModelGenerator {
                         .setRoot(3, window: 2), .update]
     }
 
-    static func next<S: ModelChoiceSource>(_ model: TraitFlowModel, _ source: inout S) -> ModelOp? {
+    /// The next step; with `focus`, mostly rotations, resizes, trait changes
+    /// of what views read, and updates (the tree changes now and then).
+    static func next<S: ModelChoiceSource>(_ model: TraitFlowModel, focus: Bool = false, _ source: inout S) -> ModelOp? {
         func pick(_ list: [Int]) -> Int? {
             guard !list.isEmpty, let i = source.choose(list.count) else { return nil }
             return list[i]
@@ -1200,6 +1202,59 @@ enum ModelGenerator {
         let views = model.ids(.view), windows = model.ids(.window), vcs = model.ids(.viewController)
         let scenes = model.ids(.scene), screens = model.ids(.screen)
         let full = model.nodes.count >= maxNodes
+        func rotation() -> ModelOp? {
+            // Mostly device screens with a scene that updates; now and then a plain one, to be refused.
+            let devices = screens.filter { model.nodes[$0].deviceRow != nil }
+            guard let c = source.choose(8), let s = c == 0 ? pick(screens) : pickLive(devices.isEmpty ? screens : devices),
+                  let o = source.choose(4) else { return nil }
+            return .rotate(s, to: ModelOrientation(rawValue: o)!)
+        }
+        func resize() -> ModelOp? {
+            guard let sc = pickLive(scenes), let c = source.choose(10) else { return nil }
+            switch c {
+            case 0..<6: return .resize(sc, to: ModelSceneSize.named[c % ModelSceneSize.named.count])
+            case 6, 7: return pick(Array(ModelSceneSize.probes.indices)).map { .resize(sc, to: ModelSceneSize.probes[$0]) }
+            case 8:
+                guard let w = source.choose(1_400), let h = source.choose(1_400) else { return nil }
+                return .resize(sc, to: .custom(Double(w + 1), Double(h + 1)))
+            default:
+                return pick(Array(ModelSceneSize.invalid.indices)).map { .resize(sc, to: ModelSceneSize.invalid[$0]) }
+            }
+        }
+        func override() -> ModelOp? {
+            guard let n = pickLive(all.filter { model.nodes[$0].kind != .screen }), let s = setting() else { return nil }
+            return .setOverride(n, s)
+        }
+        /// An override of the trait a view reads, on it or on what it inherits from.
+        func readTraitChange() -> ModelOp? {
+            let readers = views.filter { model.nodes[$0].readTrait != nil && model.isConnected($0) }
+            guard let r = pick(readers), let v = source.choose(ModelTraits.valueCount) else { return override() }
+            var chain = [r]
+            var up = model.traitParent(r)
+            while let u = up, model.nodes[u].kind != .screen, chain.count < 8 { chain.append(u); up = model.traitParent(u) }
+            return pick(chain).map { .setOverride($0, ModelSetting(model.nodes[r].readTrait!, v)) }
+        }
+        func screenTraits() -> ModelOp? {
+            guard let s = pick(screens), let c = settings() else { return nil }
+            return .setScreenTraits(s, c)
+        }
+        func readTrait() -> ModelOp? {
+            guard let v = pickLive(views), let t = source.choose(ModelTraits.definitions.count) else { return nil }
+            return .readTrait(v, trait: t)
+        }
+        if focus, let c = source.choose(4), c != 0 {
+            switch source.choose(12) {
+            case 0?, 1?: return rotation()
+            case 2?, 3?: return resize()
+            case 4?, 5?: return readTraitChange()
+            case 6?: return screenTraits()
+            case 7?: return readTrait()
+            case 8?: return pickLive(views).map { .setNeedsUpdateProperties($0) }
+            case 9?: return pickLive(all).map { .updateTraitsIfNeeded($0) }
+            case nil: return nil
+            default: return .update
+            }
+        }
         guard let roll = source.choose(117) else { return nil }
         switch roll {
         case 0..<3 where !full && screens.count < 3:
@@ -1247,8 +1302,7 @@ enum ModelGenerator {
             guard source.choose(3) == 0 else { return .update }
             return pick(scenes).map { .disconnect(scene: $0) }
         case 66..<74:
-            guard let n = pickLive(all.filter { model.nodes[$0].kind != .screen }), let s = setting() else { return nil }
-            return .setOverride(n, s)
+            return override()
         case 74..<77:
             let withOverrides = all.filter { !model.nodes[$0].overrides.isEmpty }
             guard let n = pick(withOverrides), let t = pick(model.nodes[n].overrides.keys.sorted()) else { return nil }
@@ -1256,8 +1310,7 @@ enum ModelGenerator {
         case 77..<79:
             return source.choose(2).map { .setMode($0 == 0 ? .ios17 : .legacy) }
         case 79..<82:
-            guard let s = pick(screens), let c = settings() else { return nil }
-            return .setScreenTraits(s, c)
+            return screenTraits()
         case 82..<87:
             guard let n = pickLive(all), let s = settings() else { return nil }
             return .register(n, traits: Array(Set(s.map(\.trait))).sorted())
@@ -1270,47 +1323,44 @@ enum ModelGenerator {
         case 94..<97:
             guard let v = pickLive(views), let s = setting() else { return nil }
             return .armLayout(v, s)
-        case 97..<100:
-            return pickLive(all).map { .updateTraitsIfNeeded($0) }
         case 100..<103 where !full && screens.count < 4:
             guard let d = source.choose(ModelDevices.rows.count), let o = source.choose(4), let c = source.choose(3) else { return nil }
             let extra = c == 0 ? settings() : []
             return extra.map { .newDeviceScreen(d, ModelOrientation(rawValue: o)!, $0) }
         case 103..<108:
-            // Mostly device screens with a scene that updates; now and then a plain one, to be refused.
-            let devices = screens.filter { model.nodes[$0].deviceRow != nil }
-            guard let c = source.choose(8), let s = c == 0 ? pick(screens) : pickLive(devices.isEmpty ? screens : devices),
-                  let o = source.choose(4) else { return nil }
-            return .rotate(s, to: ModelOrientation(rawValue: o)!)
+            return rotation()
         case 108..<113:
-            guard let sc = pickLive(scenes), let c = source.choose(10) else { return nil }
-            switch c {
-            case 0..<6: return .resize(sc, to: ModelSceneSize.named[c % ModelSceneSize.named.count])
-            case 6, 7: return pick(Array(ModelSceneSize.probes.indices)).map { .resize(sc, to: ModelSceneSize.probes[$0]) }
-            case 8:
-                guard let w = source.choose(1_400), let h = source.choose(1_400) else { return nil }
-                return .resize(sc, to: .custom(Double(w + 1), Double(h + 1)))
-            default:
-                return pick(Array(ModelSceneSize.invalid.indices)).map { .resize(sc, to: ModelSceneSize.invalid[$0]) }
-            }
+            return resize()
         case 113..<115:
-            guard let v = pickLive(views), let t = source.choose(ModelTraits.definitions.count) else { return nil }
-            return .readTrait(v, trait: t)
-        default:
+            return readTrait()
+        case 115..<117:
             return pickLive(views).map { .setNeedsUpdateProperties($0) }
+        default:
+            return pickLive(all).map { .updateTraitsIfNeeded($0) }
         }
     }
 
     /// A sequence of about `length` steps after the prelude, ending with an update.
-    static func sequence<S: ModelChoiceSource>(mode: HierarchyMode, os: Int? = nil, device: Int? = nil, length: Int,
-                                               _ source: inout S) -> [ModelOp] {
+    static func sequence<S: ModelChoiceSource>(mode: HierarchyMode, os: Int? = nil, device: Int? = nil, focus: Bool = false,
+                                               length: Int, _ source: inout S) -> [ModelOp] {
         var ops = prelude(mode: mode, os: os, device: device)
+        if focus {
+            // Two subviews below the root's view, each view reading a trait
+            // (mostly a size class: what rotations and resizes change).
+            ops += [.newView, .addSubview(5, to: 4), .newView, .addSubview(6, to: 5)]
+            for v in 4...6 {
+                guard let c = source.choose(ModelTraits.definitions.count + 4) else { break }
+                let t = c < ModelTraits.definitions.count ? c : [ModelTraits.horizontalSizeClass, ModelTraits.verticalSizeClass][c % 2]
+                ops.append(.readTrait(v, trait: t))
+            }
+            ops.append(.update)
+        }
         var model = TraitFlowModel()
         for op in ops where model.outcome(of: op) == .applied { model.apply(op) }
         var attempts = 0
         while ops.count < length && attempts < length * 4 {
             attempts += 1
-            guard let op = next(model, &source) else {
+            guard let op = next(model, focus: focus, &source) else {
                 if source.choose(1) == nil { break }   // out of input
                 continue
             }
@@ -1370,3 +1420,4 @@ enum ModelRunner {
         "\(f.message)\nsteps (\(f.steps.count)):\n" + f.steps.map { "    \($0)," }.joined(separator: "\n")
     }
 }
+
