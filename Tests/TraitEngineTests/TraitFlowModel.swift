@@ -69,14 +69,17 @@ enum ModelTraits {
         return "{" + c.keys.sorted().map { "\(names[$0])=\(values[$0][c[$0]!])" }.joined(separator: ", ") + "}"
     }
 
+    private static let indexOfDefinition = Dictionary(uniqueKeysWithValues: definitions.indices.map { (ObjectIdentifier(definitions[$0]), $0) })
+    private static let unfollowedKeys = Set(unfollowed.map(ObjectIdentifier.init))
+
     /// The engine's collection in the model's terms, or nil when it holds a
     /// trait or value the model never uses.
     static func modelForm(_ tc: TraitCollection) -> Collection? {
         var result: Collection = [:]
         for e in tc.entries {
-            if unfollowed.contains(where: { $0 === e.definition }) { continue }
-            guard let t = definitions.firstIndex(where: { $0 === e.definition }),
-                  let v = values[t].firstIndex(of: e.value) else { return nil }
+            let key = ObjectIdentifier(e.definition)
+            if unfollowedKeys.contains(key) { continue }
+            guard let t = indexOfDefinition[key], let v = values[t].firstIndex(of: e.value) else { return nil }
             if v != 0 { result[t] = v }
         }
         return result
