@@ -50,15 +50,16 @@ final class ModelBasedTests: XCTestCase {
         for seed in seeds {
             var source = SplitMix64(seed: seed)
             let length = 30 + (source.choose(70) ?? 0)
-            // The OS is chosen when the world starts (legacy-mode and focused
-            // sequences run on every version; iOS 16 has the legacy flow);
-            // half the sequences (all focused ones) start on a device screen.
+            // The OS is chosen when the world starts and gives the flow
+            // (legacy on 16); legacy-mode sequences on 17 and later switch
+            // to the legacy flow after it. Half the sequences (all focused
+            // ones) start on a device screen.
             let versions = mode == .legacy || focus ? [16, 17, 18, 26] : [17, 18, 26]
             let os = versions[source.choose(versions.count) ?? 0]
             let rows = ModelDevices.rows.count
             let device = source.choose(focus ? rows : 2 * rows).flatMap { $0 < rows ? $0 : nil }
-            let ops = ModelGenerator.sequence(mode: os == 16 ? .legacy : mode, os: os, device: device, focus: focus,
-                                              length: length, &source)
+            let ops = ModelGenerator.sequence(mode: mode == .legacy && os != 16 ? .legacy : nil, os: os, device: device,
+                                              focus: focus, length: length, &source)
             guard let failure = ModelRunner.run(ops) else { continue }
             let shrunk = ModelRunner.shrink(failure)
             let seedText = "0x" + String(seed, radix: 16)

@@ -1162,13 +1162,13 @@ enum ModelGenerator {
 
     /// A usual start: a screen, a connected scene, a window with a root
     /// controller; on iOS `os` (a world's version is fixed when it starts;
-    /// nil: the default, 26) and, with `device`, on a screen of that row of
-    /// ``ModelDevices/rows``.
-    static func prelude(mode: HierarchyMode, os: Int? = nil, device: Int? = nil) -> [ModelOp] {
+    /// nil: the default, 26) with the trait flow `mode` (nil: the version's)
+    /// and, with `device`, on a screen of that row of ``ModelDevices/rows``.
+    static func prelude(mode: HierarchyMode?, os: Int? = nil, device: Int? = nil) -> [ModelOp] {
         // Nodes 0 screen, 1 scene, 2 window, 3 root controller, 4 its view.
         let screen: ModelOp = device.map { .newDeviceScreen($0, .portrait, []) } ?? .newScreen([ModelSetting(0, 1), ModelSetting(2, 2)])
-        let start: [ModelOp] = os.map { [.setOS($0)] } ?? []
-        return start + [.setMode(mode), screen, .newScene(screen: 0), .newWindow(scene: 1), .newViewController,
+        let start = (os.map { [ModelOp.setOS($0)] } ?? []) + (mode.map { [ModelOp.setMode($0)] } ?? [])
+        return start + [screen, .newScene(screen: 0), .newWindow(scene: 1), .newViewController,
                         .setRoot(3, window: 2), .update]
     }
 
@@ -1344,7 +1344,7 @@ enum ModelGenerator {
     }
 
     /// A sequence of about `length` steps after the prelude, ending with an update.
-    static func sequence<S: ModelChoiceSource>(mode: HierarchyMode, os: Int? = nil, device: Int? = nil, focus: Bool = false,
+    static func sequence<S: ModelChoiceSource>(mode: HierarchyMode?, os: Int? = nil, device: Int? = nil, focus: Bool = false,
                                                length: Int, _ source: inout S) -> [ModelOp] {
         var ops = prelude(mode: mode, os: os, device: device)
         if focus {
