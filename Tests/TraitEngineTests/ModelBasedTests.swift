@@ -151,6 +151,78 @@ final class ModelBasedTests: XCTestCase {
         XCTAssertTrue(model.isConnected(5))
     }
 
+    /// The model alone, after `ops`: each step's outcome as listed (refused
+    /// steps by index), then applied where it applies; updates as the harness
+    /// runs them.
+    private func model(after ops: [ModelOp], refusing refused: Set<Int> = [], file: StaticString = #filePath, line: UInt = #line) -> TraitFlowModel {
+        var model = TraitFlowModel()
+        for (i, op) in ops.enumerated() {
+            let outcome = model.outcome(of: op)
+            XCTAssertEqual(outcome, refused.contains(i) ? .refused : .applied, "step \(i): \(op)", file: file, line: line)
+            if outcome == .applied { model.apply(op) }
+            guard case .update = op else { continue }
+            let after = model.collectionsAfterUpdate()
+            var due: [Int: (layout: Bool, properties: Bool)] = [:]
+            for v in model.ids(.view) where model.isConnected(v) {
+                due[v] = model.renderWorkDue(v, before: model.nodes[v].current, after: after[v])
+            }
+            model.settleRenderWork(due)
+            for (n, c) in zip(model.nodes, after) { n.current = c }
+        }
+        return model
+    }
+
+    /// Size classes from the HIG's tables: "iOS, iPadOS device size classes" and
+    /// the multitasking table (revision of June 21, 2023),
+    /// https://developer.apple.com/design/human-interface-guidelines/layout#Specifications
+    func testTheModelTurnsAPhoneAndResizesAnIPadScene() {
+        // iPhone 15 Pro Max (row 3): compact width, regular height in portrait,
+        // regular width, compact height in landscape; no Home button, so it
+        // does not turn upside down. The root's view registers for the
+        // horizontal size class: the rotation delivers it once.
+        let phone = ModelGenerator.prelude(mode: nil, os: 26, device: 3) + [
+            .register(4, traits: [ModelTraits.horizontalSizeClass]), .rotate(0, to: .landscapeLeft), .update,
+            .rotate(0, to: .portraitUpsideDown), .update,
+        ]
+        assertSequencePasses(phone)
+        let turned = model(after: phone, refusing: [phone.count - 2]).collectionsAfterUpdate()[4]
+        XCTAssertEqual(turned[ModelTraits.horizontalSizeClass], 2, "regular width in landscape")
+        XCTAssertEqual(turned[ModelTraits.verticalSizeClass], 1, "compact height in landscape")
+
+        // iPad Pro 12.9-inch (6th generation) (row 4): no 1/2 in portrait; in
+        // landscape 1/2 is regular width; it cannot turn to portrait while a
+        // scene is at 1/2; Slide Over is compact width; sizes must be positive.
+        let pad = ModelGenerator.prelude(mode: nil, os: 26, device: 4) + [
+            .resize(1, to: .half), .rotate(0, to: .landscapeRight), .resize(1, to: .half), .update,
+            .rotate(0, to: .portrait), .resize(1, to: .custom(0, 500)), .update,
+        ]
+        let start = pad.count - 7
+        assertSequencePasses(pad)
+        var m = model(after: Array(pad[...(start + 3)]), refusing: [start])
+        XCTAssertEqual(m.sceneSizeClasses(1), .rR)
+        m = model(after: pad + [.resize(1, to: .slideOver)], refusing: [start, start + 4, start + 5])
+        XCTAssertEqual(m.sceneSizeClasses(1), .cR)
+        assertSequencePasses(pad + [.resize(1, to: .slideOver), .update, .rotate(0, to: .portrait), .update])
+    }
+
+    /// WWDC24 "What's new in UIKit" (automatic trait tracking from iOS 18);
+    /// UIView.updateProperties(): "iOS 26.0+".
+    func testTheModelReRunsTrackedWorkFromIOS18AndUpdatesPropertiesOnlyOn26() {
+        for os in [16, 17, 18, 26] {
+            // The root's view reads the horizontal size class; the window overrides it.
+            let ops = ModelGenerator.prelude(mode: nil, os: os) + [
+                .readTrait(4, trait: ModelTraits.horizontalSizeClass), .update,
+                .setOverride(2, ModelSetting(ModelTraits.horizontalSizeClass, 2)),
+            ]
+            assertSequencePasses(ops + [.update])
+            let m = model(after: ops)
+            let due = m.renderWorkDue(4, before: m.nodes[4].current, after: m.collectionsAfterUpdate()[4])
+            XCTAssertEqual(due.layout, os >= 18, "iOS \(os): layout re-runs")
+            XCTAssertEqual(due.properties, os >= 26, "iOS \(os): updateProperties re-runs")
+            XCTAssertEqual(m.mode, os == 16 ? .legacy : .ios17, "iOS \(os): flow")
+        }
+    }
+
     func testAFailingSequenceIsReportedWithItsSteps() {
         // A step the model refuses but a broken engine would accept shows up
         // as a failure naming that step; here the model itself is asked to
