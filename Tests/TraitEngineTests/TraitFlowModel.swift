@@ -3,13 +3,15 @@ import TraitEngine
 // A small reference model of trait flow (SPEC sections 4 to 7), an operation
 // language over the engine's public API, and a harness that runs both side by
 // side and reports the first difference. ModelBasedTests drives it with seeded
-// random sequences; the fuzzer in Fuzz/ compiles this same file and drives it
-// with libFuzzer's bytes. Plain Swift and the engine's public API only (no
-// XCTest, no @testable), so both can build it.
+// random sequences; the fuzzer in Fuzz/ compiles this same file (with
+// TraitFlowModelWorld.swift) and drives it with libFuzzer's bytes. Plain Swift
+// and the engine's public API only (no XCTest, no @testable), so both can build it.
 //
 // The model never asks the engine how traits flow: it keeps its own tree
 // (superviews, owners, parents, roots, presentations, scenes) and computes
-// every collection from scratch from that tree and its own overrides.
+// every collection from scratch from that tree and its own overrides, and
+// takes size classes and each OS version's rules from its own tables
+// (TraitFlowModelWorld.swift).
 
 // MARK: - Traits and values the model uses
 
