@@ -32,7 +32,7 @@ swiftc -g -Onone -parse-as-library -sanitize=fuzzer,address \
   -Xcc -fmodule-map-file=Sources/CLua/module.modulemap \
   -Xcc -fmodule-map-file="$bin/CLuaShim.build/module.modulemap" \
   -Xcc -I -Xcc Sources/CLuaShim/include \
-  Fuzz/FuzzTarget.swift Tests/TraitEngineTests/TraitFlowModel.swift \
+  Fuzz/FuzzTarget.swift Tests/TraitEngineTests/TraitFlowModel.swift Tests/TraitEngineTests/TraitFlowModelWorld.swift \
   "$bin"/TraitEngine.build/*.o "$bin"/TraitLabLua.build/*.o "$bin"/CLuaShim.build/*.o "$scratch/fuzz_hooks.o" \
   -llua5.4 -o "$scratch/traitlab-fuzz"
 echo "built $scratch/traitlab-fuzz"

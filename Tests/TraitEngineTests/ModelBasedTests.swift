@@ -3,9 +3,12 @@ import TraitEngine
 import XCTest
 
 /// Random sequences of tree edits, overrides, mode switches, screen changes,
-/// registrations and updates, each checked step by step against the reference
-/// model in TraitFlowModel.swift (trait flow per SPEC section 4, "outside any
-/// window never updates", one delivery per change of a registered trait).
+/// device screens, rotations, scene resizes, registrations and updates, on
+/// each OS version, each checked step by step against the reference model in
+/// TraitFlowModel.swift and TraitFlowModelWorld.swift (trait flow per SPEC
+/// section 4, "outside any window never updates", one delivery per change of
+/// a registered trait, size classes from sizes and the version's rules per
+/// section 13).
 ///
 /// A failure prints its seed and a shrunk list of steps. Replay one sequence with
 /// `TRAITLAB_MODEL_SEED=<seed> swift test --filter ModelBasedTests/<test>`;
@@ -14,6 +17,7 @@ final class ModelBasedTests: XCTestCase {
     /// The fixed default: every run checks the same sequences unless told otherwise.
     private static let defaultSeed: UInt64 = 0x7A17_1AB5_EED0_0017
     private static let defaultSequences = 1_500
+    private static let defaultFocusedSequences = 600
 
     func testRandomSequencesInIOS17Mode() {
         runRandomSequences(mode: .ios17, test: "testRandomSequencesInIOS17Mode")
@@ -23,26 +27,44 @@ final class ModelBasedTests: XCTestCase {
         runRandomSequences(mode: .legacy, test: "testRandomSequencesInLegacyMode")
     }
 
-    private func runRandomSequences(mode: HierarchyMode, test: String) {
+    /// Sequences on a device screen whose views read traits (mostly size
+    /// classes) in layoutSubviews and updateProperties, made mostly of
+    /// rotations, resizes and changes of what the views read: a change re-runs
+    /// that work only from iOS 18, and updateProperties runs only on 26.
+    func testRandomRotationsResizesAndTrackedReadsOnEachOS() {
+        runRandomSequences(mode: .ios17, focus: true, sequences: Self.defaultFocusedSequences,
+                           test: "testRandomRotationsResizesAndTrackedReadsOnEachOS")
+    }
+
+    private func runRandomSequences(mode: HierarchyMode, focus: Bool = false, sequences: Int = defaultSequences, test: String) {
         let env = ProcessInfo.processInfo.environment
         let seeds: [UInt64]
         if let text = env["TRAITLAB_MODEL_SEED"] {
             guard let seed = Self.parseSeed(text) else { return XCTFail("TRAITLAB_MODEL_SEED=\(text) is not a number") }
             seeds = [seed]
         } else {
-            let count = env["TRAITLAB_MODEL_SEQUENCES"].flatMap { Int($0) } ?? Self.defaultSequences
-            var seeder = SplitMix64(seed: Self.defaultSeed ^ (mode == .ios17 ? 0 : 0xFFFF))
+            let count = env["TRAITLAB_MODEL_SEQUENCES"].flatMap { Int($0) } ?? sequences
+            var seeder = SplitMix64(seed: Self.defaultSeed ^ (mode == .ios17 ? 0 : 0xFFFF) ^ (focus ? 0xF0C5 : 0))
             seeds = (0..<count).map { _ in seeder.next() }
         }
         for seed in seeds {
             var source = SplitMix64(seed: seed)
             let length = 30 + (source.choose(70) ?? 0)
-            let ops = ModelGenerator.sequence(mode: mode, length: length, &source)
+            // The OS is chosen when the world starts and gives the flow
+            // (legacy on 16); legacy-mode sequences on 17 and later switch
+            // to the legacy flow after it. Half the sequences (all focused
+            // ones) start on a device screen.
+            let versions = mode == .legacy || focus ? [16, 17, 18, 26] : [17, 18, 26]
+            let os = versions[source.choose(versions.count) ?? 0]
+            let rows = ModelDevices.rows.count
+            let device = source.choose(focus ? rows : 2 * rows).flatMap { $0 < rows ? $0 : nil }
+            let ops = ModelGenerator.sequence(mode: mode == .legacy && os != 16 ? .legacy : nil, os: os, device: device,
+                                              focus: focus, length: length, &source)
             guard let failure = ModelRunner.run(ops) else { continue }
             let shrunk = ModelRunner.shrink(failure)
             let seedText = "0x" + String(seed, radix: 16)
             XCTFail("""
-                model-based sequence failed (\(mode) mode, seed \(seedText), \(failure.steps.count) steps, shrunk to \(shrunk.steps.count))
+                model-based sequence failed (\(mode) mode\(focus ? ", focused" : ""), seed \(seedText), \(failure.steps.count) steps, shrunk to \(shrunk.steps.count))
                 replay: TRAITLAB_MODEL_SEED=\(seedText) swift test --filter ModelBasedTests/\(test)
                 \(ModelRunner.report(shrunk))
                 """)
@@ -127,6 +149,78 @@ final class ModelBasedTests: XCTestCase {
         }
         XCTAssertEqual(model.collectionsAfterUpdate()[5], [0: 1, 2: 2, 4: 2], "style light, scale 3, theme bold")
         XCTAssertTrue(model.isConnected(5))
+    }
+
+    /// The model alone, after `ops`: each step's outcome as listed (refused
+    /// steps by index), then applied where it applies; updates as the harness
+    /// runs them.
+    private func model(after ops: [ModelOp], refusing refused: Set<Int> = [], file: StaticString = #filePath, line: UInt = #line) -> TraitFlowModel {
+        var model = TraitFlowModel()
+        for (i, op) in ops.enumerated() {
+            let outcome = model.outcome(of: op)
+            XCTAssertEqual(outcome, refused.contains(i) ? .refused : .applied, "step \(i): \(op)", file: file, line: line)
+            if outcome == .applied { model.apply(op) }
+            guard case .update = op else { continue }
+            let after = model.collectionsAfterUpdate()
+            var due: [Int: (layout: Bool, properties: Bool)] = [:]
+            for v in model.ids(.view) where model.isConnected(v) {
+                due[v] = model.renderWorkDue(v, before: model.nodes[v].current, after: after[v])
+            }
+            model.settleRenderWork(due)
+            for (n, c) in zip(model.nodes, after) { n.current = c }
+        }
+        return model
+    }
+
+    /// Size classes from the HIG's tables: "iOS, iPadOS device size classes" and
+    /// the multitasking table (revision of June 21, 2023),
+    /// https://developer.apple.com/design/human-interface-guidelines/layout#Specifications
+    func testTheModelTurnsAPhoneAndResizesAnIPadScene() {
+        // iPhone 15 Pro Max (row 3): compact width, regular height in portrait,
+        // regular width, compact height in landscape; no Home button, so it
+        // does not turn upside down. The root's view registers for the
+        // horizontal size class: the rotation delivers it once.
+        let phone = ModelGenerator.prelude(mode: nil, os: 26, device: 3) + [
+            .register(4, traits: [ModelTraits.horizontalSizeClass]), .rotate(0, to: .landscapeLeft), .update,
+            .rotate(0, to: .portraitUpsideDown), .update,
+        ]
+        assertSequencePasses(phone)
+        let turned = model(after: phone, refusing: [phone.count - 2]).collectionsAfterUpdate()[4]
+        XCTAssertEqual(turned[ModelTraits.horizontalSizeClass], 2, "regular width in landscape")
+        XCTAssertEqual(turned[ModelTraits.verticalSizeClass], 1, "compact height in landscape")
+
+        // iPad Pro 12.9-inch (6th generation) (row 4): no 1/2 in portrait; in
+        // landscape 1/2 is regular width; it cannot turn to portrait while a
+        // scene is at 1/2; Slide Over is compact width; sizes must be positive.
+        let pad = ModelGenerator.prelude(mode: nil, os: 26, device: 4) + [
+            .resize(1, to: .half), .rotate(0, to: .landscapeRight), .resize(1, to: .half), .update,
+            .rotate(0, to: .portrait), .resize(1, to: .custom(0, 500)), .update,
+        ]
+        let start = pad.count - 7
+        assertSequencePasses(pad)
+        var m = model(after: Array(pad[...(start + 3)]), refusing: [start])
+        XCTAssertEqual(m.sceneSizeClasses(1), .rR)
+        m = model(after: pad + [.resize(1, to: .slideOver)], refusing: [start, start + 4, start + 5])
+        XCTAssertEqual(m.sceneSizeClasses(1), .cR)
+        assertSequencePasses(pad + [.resize(1, to: .slideOver), .update, .rotate(0, to: .portrait), .update])
+    }
+
+    /// WWDC24 "What's new in UIKit" (automatic trait tracking from iOS 18);
+    /// UIView.updateProperties(): "iOS 26.0+".
+    func testTheModelReRunsTrackedWorkFromIOS18AndUpdatesPropertiesOnlyOn26() {
+        for os in [16, 17, 18, 26] {
+            // The root's view reads the horizontal size class; the window overrides it.
+            let ops = ModelGenerator.prelude(mode: nil, os: os) + [
+                .readTrait(4, trait: ModelTraits.horizontalSizeClass), .update,
+                .setOverride(2, ModelSetting(ModelTraits.horizontalSizeClass, 2)),
+            ]
+            assertSequencePasses(ops + [.update])
+            let m = model(after: ops)
+            let due = m.renderWorkDue(4, before: m.nodes[4].current, after: m.collectionsAfterUpdate()[4])
+            XCTAssertEqual(due.layout, os >= 18, "iOS \(os): layout re-runs")
+            XCTAssertEqual(due.properties, os >= 26, "iOS \(os): updateProperties re-runs")
+            XCTAssertEqual(m.mode, os == 16 ? .legacy : .ios17, "iOS \(os): flow")
+        }
     }
 
     func testAFailingSequenceIsReportedWithItsSteps() {

@@ -3,13 +3,15 @@ import TraitEngine
 // A small reference model of trait flow (SPEC sections 4 to 7), an operation
 // language over the engine's public API, and a harness that runs both side by
 // side and reports the first difference. ModelBasedTests drives it with seeded
-// random sequences; the fuzzer in Fuzz/ compiles this same file and drives it
-// with libFuzzer's bytes. Plain Swift and the engine's public API only (no
-// XCTest, no @testable), so both can build it.
+// random sequences; the fuzzer in Fuzz/ compiles this same file (with
+// TraitFlowModelWorld.swift) and drives it with libFuzzer's bytes. Plain Swift
+// and the engine's public API only (no XCTest, no @testable), so both can build it.
 //
 // The model never asks the engine how traits flow: it keeps its own tree
 // (superviews, owners, parents, roots, presentations, scenes) and computes
-// every collection from scratch from that tree and its own overrides.
+// every collection from scratch from that tree and its own overrides, and
+// takes size classes and each OS version's rules from its own tables
+// (TraitFlowModelWorld.swift).
 
 // MARK: - Traits and values the model uses
 
@@ -30,9 +32,10 @@ enum ModelTraits {
     static let definitions: [TraitDefinition] = [
         SystemTraits.userInterfaceStyle, SystemTraits.horizontalSizeClass, SystemTraits.displayScale,
         SystemTraits.typesettingLanguage, theme, level, SystemTraits.userInterfaceLevel,
+        SystemTraits.verticalSizeClass, SystemTraits.userInterfaceIdiom,
     ]
     static let names = ["userInterfaceStyle", "horizontalSizeClass", "displayScale", "typesettingLanguage", "theme", "level",
-                        "userInterfaceLevel"]
+                        "userInterfaceLevel", "verticalSizeClass", "userInterfaceIdiom"]
     static let values: [[TraitValue]] = [
         [.string("unspecified"), .string("light"), .string("dark")],
         [.string("unspecified"), .string("compact"), .string("regular")],
@@ -41,10 +44,23 @@ enum ModelTraits {
         [.string("standard"), .string("pastel"), .string("bold")],
         [.int(0), .int(1), .int(2)],
         [.string("unspecified"), .string("base"), .string("elevated")],
+        [.string("unspecified"), .string("compact"), .string("regular")],
+        [.string("unspecified"), .string("phone"), .string("pad")],
     ]
-    /// The index of userInterfaceLevel and of its value "elevated".
-    static let interfaceLevel = 6, elevated = 2
+    /// The indices of traits and values the model gives meaning to.
+    static let style = 0, horizontalSizeClass = 1, displayScale = 2, interfaceLevel = 6, verticalSizeClass = 7, idiom = 8
+    static let light = 1, base = 1, elevated = 2, compact = 1, phone = 1, pad = 2
     static let valueCount = 3
+
+    /// The other traits of a device screen (the default profile's text size,
+    /// layout direction, ..., and the device's gamut, 3D Touch and dynamic
+    /// range), which the model does not follow: its idiom tells a device's
+    /// collection from another.
+    static let unfollowed: [TraitDefinition] = [
+        SystemTraits.layoutDirection, SystemTraits.preferredContentSizeCategory, SystemTraits.legibilityWeight,
+        SystemTraits.accessibilityContrast, SystemTraits.displayGamut, SystemTraits.activeAppearance,
+        SystemTraits.forceTouchCapability, SystemTraits.imageDynamicRange, SystemTraits.sceneCaptureState,
+    ]
 
     /// A collection as the model writes it: trait index -> value index, defaults left out.
     typealias Collection = [Int: Int]
@@ -55,13 +71,17 @@ enum ModelTraits {
         return "{" + c.keys.sorted().map { "\(names[$0])=\(values[$0][c[$0]!])" }.joined(separator: ", ") + "}"
     }
 
+    private static let indexOfDefinition = Dictionary(uniqueKeysWithValues: definitions.indices.map { (ObjectIdentifier(definitions[$0]), $0) })
+    private static let unfollowedKeys = Set(unfollowed.map(ObjectIdentifier.init))
+
     /// The engine's collection in the model's terms, or nil when it holds a
     /// trait or value the model never uses.
     static func modelForm(_ tc: TraitCollection) -> Collection? {
         var result: Collection = [:]
         for e in tc.entries {
-            guard let t = definitions.firstIndex(where: { $0 === e.definition }),
-                  let v = values[t].firstIndex(of: e.value) else { return nil }
+            let key = ObjectIdentifier(e.definition)
+            if unfollowedKeys.contains(key) { continue }
+            guard let t = indexOfDefinition[key], let v = values[t].firstIndex(of: e.value) else { return nil }
             if v != 0 { result[t] = v }
         }
         return result
@@ -115,6 +135,17 @@ enum ModelOp: Equatable, CustomStringConvertible {
     /// subview and asks that subview for layout (a parent configuring a child
     /// during layout); the view asks for layout now.
     case armLayout(Int, ModelSetting)
+    /// A screen of a device of ``ModelDevices/rows`` (by index) in an
+    /// orientation, with `settings` over its traits.
+    case newDeviceScreen(Int, ModelOrientation, [ModelSetting])
+    case rotate(Int, to: ModelOrientation)
+    case resize(Int, to: ModelSceneSize)
+    /// `world.os`, by major version.
+    case setOS(Int)
+    /// The view's `layoutSubviews` and `updateProperties` read the trait from
+    /// now on (tracked reads from iOS 18); the view asks for both now.
+    case readTrait(Int, trait: Int)
+    case setNeedsUpdateProperties(Int)
 
     var description: String {
         func opt(_ i: Int?) -> String { i.map(String.init) ?? "nil" }
@@ -143,6 +174,12 @@ enum ModelOp: Equatable, CustomStringConvertible {
         case .update: return ".update"
         case .updateTraitsIfNeeded(let n): return ".updateTraitsIfNeeded(\(n))"
         case .armLayout(let v, let x): return ".armLayout(\(v), \(x))"
+        case .newDeviceScreen(let d, let o, let s): return ".newDeviceScreen(\(d), \(o), \(s))"
+        case .rotate(let s, let o): return ".rotate(\(s), to: \(o))"
+        case .resize(let s, let size): return ".resize(\(s), to: \(size))"
+        case .setOS(let v): return ".setOS(\(v))"
+        case .readTrait(let v, let t): return ".readTrait(\(v), trait: \(t))"
+        case .setNeedsUpdateProperties(let v): return ".setNeedsUpdateProperties(\(v))"
         }
     }
 }
@@ -181,6 +218,19 @@ final class ModelNode {
     var registrations: [[Int]] = []
     /// Plain views: the override the next layout sets on the first subview.
     var layoutHook: ModelSetting?
+    // Device screens: the device (an index of ModelDevices.rows) and orientation.
+    var deviceRow: Int?
+    var orientation = ModelOrientation.portrait
+    /// Scenes: the size.
+    var sceneSize = ModelSceneSize.full
+    // Views: the trait layoutSubviews and updateProperties read; whether the
+    // last run of each recorded that read (a tracked read); whether each runs
+    // at the next update that reaches the view.
+    var readTrait: Int?
+    var layoutRecordsRead = false
+    var propertiesRecordRead = false
+    var needsLayout = false
+    var needsProperties = false
 }
 
 /// What the model expects of one step.
@@ -191,6 +241,8 @@ enum ModelOutcome: Equatable { case skipped, refused, applied }
 struct TraitFlowModel {
     var nodes: [ModelNode] = []
     var mode = HierarchyMode.ios17
+    /// A world starts on the newest version.
+    var os = ModelOS.versions.last!
     /// Trait prediction: a new node starts with the main screen's traits
     /// (the harness gives the engine's main screen these).
     static let prediction: ModelTraits.Collection = [0: 1, 2: 2]
@@ -240,6 +292,38 @@ struct TraitFlowModel {
         return false   // no scene, or a cycle of detached nodes
     }
 
+    /// The device of a screen node, if it is a device screen.
+    func device(ofScreen s: Int) -> ModelDevice? { nodes[s].deviceRow.map { ModelDevices.rows[$0] } }
+
+    /// The size classes a scene's size gives it on its screen now (nil: a
+    /// full-screen scene on a screen that is no device).
+    func sceneSizeClasses(_ scene: Int) -> ModelSizeClasses? {
+        guard let s = nodes[scene].screen else { return nil }
+        return ModelDevices.sizeClasses(nodes[scene].sceneSize, on: device(ofScreen: s), nodes[s].orientation) ?? nil
+    }
+
+    /// A device screen's traits (the model's ones) in `orientation` over
+    /// `settings`: the device's idiom, scale and full-screen size classes.
+    static func deviceTraits(_ d: ModelDevice, _ orientation: ModelOrientation,
+                             over settings: ModelTraits.Collection) -> ModelTraits.Collection {
+        var c = settings
+        let classes = orientation.isLandscape ? d.landscape : d.portrait
+        c[ModelTraits.idiom] = d.isPad ? ModelTraits.pad : ModelTraits.phone
+        c[ModelTraits.displayScale] = d.scale
+        c[ModelTraits.horizontalSizeClass] = classes.horizontal
+        c[ModelTraits.verticalSizeClass] = classes.vertical
+        return c
+    }
+
+    /// Whether a rotation of screen `s` to `orientation` is refused: the
+    /// screen is no device, the device does not turn so, or one of its
+    /// scenes has a size the device does not offer in that orientation.
+    func refusesRotation(_ s: Int, to orientation: ModelOrientation) -> Bool {
+        guard let d = device(ofScreen: s) else { return true }
+        if orientation == .portraitUpsideDown && !d.turnsUpsideDown { return true }
+        return ids(.scene).contains { nodes[$0].screen == s && ModelDevices.sizeClasses(nodes[$0].sceneSize, on: d, orientation) == nil }
+    }
+
     /// `base` with the node's overrides applied.
     func applyingOverrides(_ base: ModelTraits.Collection, _ i: Int) -> ModelTraits.Collection {
         var c = base
@@ -260,8 +344,17 @@ struct TraitFlowModel {
             } else if isConnected(i), let p = traitParent(i) {
                 var base = compute(p)
                 // A presentation in the default style (automatic: a page
-                // sheet, the model never sets a vertical size class) is elevated.
-                if nodes[i].kind == .presentation { base[ModelTraits.interfaceLevel] = ModelTraits.elevated }
+                // sheet) is elevated, unless its window is compact height,
+                // where a page sheet is shown full screen
+                // (https://developer.apple.com/documentation/uikit/uimodalpresentationstyle/pagesheet).
+                if nodes[i].kind == .presentation, base[ModelTraits.verticalSizeClass] != ModelTraits.compact {
+                    base[ModelTraits.interfaceLevel] = ModelTraits.elevated
+                }
+                // A scene that is not full screen has its size's size classes.
+                if nodes[i].kind == .scene, nodes[i].sceneSize != .full, let classes = sceneSizeClasses(i) {
+                    base[ModelTraits.horizontalSizeClass] = classes.horizontal
+                    base[ModelTraits.verticalSizeClass] = classes.vertical
+                }
                 c = applyingOverrides(base, i)
             } else {
                 c = nodes[i].current
@@ -306,6 +399,43 @@ struct TraitFlowModel {
             fired.append((v, target))
         }
         return fired
+    }
+
+    // MARK: Layout and updateProperties of views that read a trait
+
+    /// Whether view `v`'s layoutSubviews and updateProperties run at an update
+    /// that takes its collection from `before` to `after`: when asked for, or
+    /// when the trait they read changed and their last run's read was tracked
+    /// (iOS 18 and later; updateProperties runs only on 26).
+    func renderWorkDue(_ v: Int, before: ModelTraits.Collection, after: ModelTraits.Collection) -> (layout: Bool, properties: Bool) {
+        let n = nodes[v]
+        let changed = os.tracksTraits && n.readTrait.map { before[$0] != after[$0] } == true
+        return (n.needsLayout || (changed && n.layoutRecordsRead),
+                os.updateProperties && (n.needsProperties || (changed && n.propertiesRecordRead)))
+    }
+
+    /// After an update: every view it reached has done its work, and a run
+    /// recorded the trait it read if this version tracks reads.
+    mutating func settleRenderWork(_ due: [Int: (layout: Bool, properties: Bool)]) {
+        for (v, d) in due {
+            let n = nodes[v]
+            if d.layout { n.layoutRecordsRead = n.readTrait != nil && os.tracksTraits }
+            if d.properties { n.propertiesRecordRead = n.readTrait != nil && os.tracksTraits }
+            n.needsLayout = false
+            n.needsProperties = false
+        }
+    }
+
+    /// After `updateTraitsIfNeeded`: views whose tracked trait changed run
+    /// their work at the next update.
+    mutating func noteTrackedChanges(before: [ModelTraits.Collection], after: [ModelTraits.Collection]) {
+        guard os.tracksTraits else { return }
+        for v in ids(.view) {
+            let n = nodes[v]
+            guard let t = n.readTrait, before[v][t] != after[v][t] else { continue }
+            if n.layoutRecordsRead { n.needsLayout = true }
+            if n.propertiesRecordRead { n.needsProperties = true }
+        }
     }
 
     // MARK: Tree rules (SPEC section 4: refused edits change nothing)
@@ -448,8 +578,19 @@ struct TraitFlowModel {
             return .applied
         case .updateTraitsIfNeeded(let n):
             return n >= 0 && n < nodes.count ? .applied : .skipped
-        case .armLayout(let v, _):
+        case .armLayout(let v, _), .readTrait(let v, _), .setNeedsUpdateProperties(let v):
             return node(v, .view) == nil ? .skipped : .applied
+        case .newDeviceScreen(let d, let o, _):
+            guard d >= 0, d < ModelDevices.rows.count else { return .skipped }
+            return o == .portraitUpsideDown && !ModelDevices.rows[d].turnsUpsideDown ? .refused : .applied
+        case .rotate(let s, let o):
+            guard node(s, .screen) != nil else { return .skipped }
+            return refusesRotation(s, to: o) ? .refused : .applied
+        case .resize(let sc, let size):
+            guard node(sc, .scene) != nil, let s = nodes[sc].screen else { return .skipped }
+            return ModelDevices.sizeClasses(size, on: device(ofScreen: s), nodes[s].orientation) == nil ? .refused : .applied
+        case .setOS(let v):
+            return ModelOS.version(v) == nil ? .skipped : .applied
         }
     }
 
@@ -561,6 +702,33 @@ struct TraitFlowModel {
             nodes[n].registrations.remove(at: r)
         case .armLayout(let v, let x):
             nodes[v].layoutHook = x
+        case .newDeviceScreen(let d, let o, let settings):
+            let s = add(.screen)
+            s.deviceRow = d
+            s.orientation = o
+            // The default profile's light style and base level under the device's traits, then the settings.
+            s.device = TraitFlowModel.deviceTraits(ModelDevices.rows[d], o, over: [ModelTraits.style: ModelTraits.light,
+                                                                                   ModelTraits.interfaceLevel: ModelTraits.base])
+            // Settings are a collection laid over the device's: a trait
+            // set to its default there is unset, and leaves the device's value.
+            var laid: [Int: Int] = [:]
+            for x in settings { laid[x.trait] = x.value }
+            for (t, v) in laid where v != 0 { s.device[t] = v }
+            s.current = s.device
+        case .rotate(let s, let o):
+            nodes[s].orientation = o
+            nodes[s].device = TraitFlowModel.deviceTraits(device(ofScreen: s)!, o, over: nodes[s].device)
+        case .resize(let sc, let size):
+            nodes[sc].sceneSize = size
+        case .setOS(let v):
+            os = ModelOS.version(v)!
+            mode = os.legacyFlow ? .legacy : .ios17
+        case .readTrait(let v, let t):
+            nodes[v].readTrait = t
+            nodes[v].needsLayout = true
+            nodes[v].needsProperties = true
+        case .setNeedsUpdateProperties(let v):
+            nodes[v].needsProperties = true
         case .update, .updateTraitsIfNeeded:
             break
         }
@@ -569,16 +737,21 @@ struct TraitFlowModel {
 
 // MARK: - The harness: engine and model in lockstep
 
-/// A registration made on the engine, with the deliveries it received since
-/// the last check: the previous collection and the one the environment had at
-/// delivery time, both in the model's terms.
 /// A plain view whose `layoutSubviews` runs the model's layout hook and
-/// counts its layouts.
+/// counts its layouts and property updates.
 final class ModelView: View {
     var hook: (definition: TraitDefinition, value: TraitValue)?
+    /// A trait layoutSubviews and updateProperties read (a tracked read from iOS 18).
+    var reads: TraitDefinition?
     var layouts = 0
+    var propertyUpdates = 0
+    override func updateProperties() throws {
+        propertyUpdates += 1
+        if let reads { _ = traitCollection[reads] }
+    }
     override func layoutSubviews() throws {
         layouts += 1
+        if let reads { _ = traitCollection[reads] }
         guard let hook else { return }
         self.hook = nil
         guard let target = subviews.first else { return }
@@ -587,6 +760,9 @@ final class ModelView: View {
     }
 }
 
+/// A registration made on the engine, with the deliveries it received since
+/// the last check: the previous collection and the one the environment had at
+/// delivery time, both in the model's terms.
 final class DeliveryLog {
     var token: TraitChangeRegistration?
     var calls: [(previous: ModelTraits.Collection?, current: ModelTraits.Collection?)] = []
@@ -601,6 +777,10 @@ final class ModelHarness {
     private var envs: [TraitEnvironment] = []
     private var ids: [ObjectIdentifier: Int] = [:]
     private var logs: [[DeliveryLog]] = []
+    /// Whether no step since the last update changed the tree (or a hook
+    /// was armed): then no view lays out or updates its properties at the
+    /// next update unless asked to or because a trait it read changed.
+    private var quiet = true
 
     init() {
         // Trait prediction: new environments start with the main screen's traits.
@@ -625,6 +805,7 @@ final class ModelHarness {
         if expected == .applied {
             model.apply(op)
             if let problem = adoptNewNodes() { return problem }
+            if Self.changesStructure(op) { quiet = false }
         }
         var fired: [(view: Int, target: Int?)] = []
         if case .update = op { fired = model.fireLayoutHooks() }
@@ -644,9 +825,14 @@ final class ModelHarness {
                     return "node \(t) (view): layoutSubviews ran \(tv.layouts) time(s) after its superview configured it, expected once"
                 }
             }
-            return checkCollections(model.collectionsAfterUpdate(), from: before)
+            let after = model.collectionsAfterUpdate()
+            if let problem = checkRenderWork(after, from: before) { return problem }
+            return checkCollections(after, from: before)
         case .updateTraitsIfNeeded(let n):
-            return checkCollections(model.collectionsAfterUpdating(along: n), from: before)
+            let after = model.collectionsAfterUpdating(along: n)
+            if let problem = checkCollections(after, from: before) { return problem }
+            model.noteTrackedChanges(before: before, after: after)
+            return nil
         default:
             return nil
         }
@@ -725,7 +911,6 @@ final class ModelHarness {
             let log = logs[n].remove(at: r)
             if let token = log.token { env(n).unregisterForTraitChanges(token) }
         case .update:
-            for e in envs { (e as? ModelView)?.layouts = 0 }
             try world.update()
         case .updateTraitsIfNeeded(let n):
             try env(n).updateTraitsIfNeeded()
@@ -733,6 +918,50 @@ final class ModelHarness {
             let view = envs[v] as! ModelView
             view.hook = (defs[x.trait], values[x.trait][x.value])
             view.setNeedsLayout()
+        case .newDeviceScreen(let d, let o, let settings):
+            let tc = TraitCollection { m in for x in settings { m[defs[x.trait]] = values[x.trait][x.value] } }
+            let device = try DeviceCatalogue.device(named: ModelDevices.rows[d].name)
+            adopt(try Screen(world: world, device: device, orientation: Self.orientation(o), settings: tc))
+        case .rotate(let s, let o):
+            try (envs[s] as! Screen).rotate(to: Self.orientation(o))
+        case .resize(let s, let size):
+            try (envs[s] as! WindowScene).resize(to: Self.sceneSize(size))
+        case .setOS(let v):
+            world.os = OSVersion(String(v))!
+        case .readTrait(let v, let t):
+            let view = envs[v] as! ModelView
+            view.reads = defs[t]
+            view.setNeedsLayout()
+            view.setNeedsUpdateProperties()
+        case .setNeedsUpdateProperties(let v):
+            view(v)!.setNeedsUpdateProperties()
+        }
+    }
+
+    /// Steps after which views may lay out or update their properties for
+    /// reasons the model does not follow (a view entering a window, a hook).
+    private static func changesStructure(_ op: ModelOp) -> Bool {
+        switch op {
+        case .newScene, .newWindow, .addSubview, .removeFromSuperview, .loadView, .addChild, .removeFromParent, .setRoot,
+             .present, .dismiss, .setWindowScene, .disconnect, .setMode, .setOS, .armLayout:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func orientation(_ o: ModelOrientation) -> Orientation {
+        [Orientation.portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight][o.rawValue]
+    }
+
+    private static func sceneSize(_ s: ModelSceneSize) -> SceneSize {
+        switch s {
+        case .full: return .full
+        case .twoThirds: return .twoThirds
+        case .half: return .half
+        case .oneThird: return .oneThird
+        case .slideOver: return .slideOver
+        case .custom(let w, let h): return .custom(Size(w, h))
         }
     }
 
@@ -807,8 +1036,67 @@ final class ModelHarness {
                 let windows = s.windows.map { id($0) ?? -1 }
                 if windows != n.windows { return differ("windows", windows, n.windows) }
                 if s.isConnected != n.isConnected { return differ("isConnected", s.isConnected, n.isConnected) }
+                if s.size != Self.sceneSize(n.sceneSize) { return differ("size", s.size, n.sceneSize) }
+                let classes = s.geometry.map { g in
+                    ModelSizeClasses(horizontal: g.sizeClasses.horizontal == .regular ? 2 : 1,
+                                     vertical: g.sizeClasses.vertical == .regular ? 2 : 1)
+                }
+                let expected = model.sceneSizeClasses(i)
+                if classes != expected {
+                    return differ("size classes", classes.map(String.init(describing:)) ?? "nil",
+                                  expected.map(String.init(describing:)) ?? "nil")
+                }
+            }
+            if let s = e as? Screen {
+                let d = model.device(ofScreen: i)
+                if s.device?.name != d?.name { return differ("device", s.device?.name ?? "nil", d?.name ?? "nil") }
+                if d != nil && s.orientation != Self.orientation(n.orientation) {
+                    return differ("orientation", s.orientation, n.orientation)
+                }
+                let size = d.map { n.orientation.isLandscape ? Size($0.height, $0.width) : Size($0.width, $0.height) }
+                if s.size != size { return differ("size", s.size as Any, size as Any) }
             }
         }
+        return nil
+    }
+
+    /// After an update: which views laid out and updated their properties,
+    /// and how often (every view the update reached when nothing changed the
+    /// tree since the last one; views outside any window never).
+    private func checkRenderWork(_ after: [ModelTraits.Collection], from before: [ModelTraits.Collection]) -> String? {
+        defer {
+            quiet = true
+            for e in envs { if let v = e as? ModelView { v.layouts = 0; v.propertyUpdates = 0 } }
+        }
+        var due: [Int: (layout: Bool, properties: Bool)] = [:]
+        for v in model.ids(.view) {
+            let view = envs[v] as! ModelView
+            func problem(_ what: String, _ count: Int, _ expected: String) -> String {
+                "node \(v) (view): \(what) ran \(count) time(s) in the update on iOS \(model.os.major), expected \(expected)"
+                    + " (reads \(model.nodes[v].readTrait.map { ModelTraits.names[$0] } ?? "nothing"): "
+                    + "\(ModelTraits.describe(before[v])) -> \(ModelTraits.describe(after[v])))"
+            }
+            if !model.os.updateProperties && view.propertyUpdates != 0 {
+                return problem("updateProperties", view.propertyUpdates, "never before iOS 26")
+            }
+            guard model.isConnected(v) else {
+                if view.layouts != 0 { return problem("layoutSubviews", view.layouts, "never outside a window") }
+                if view.propertyUpdates != 0 { return problem("updateProperties", view.propertyUpdates, "never outside a window") }
+                continue
+            }
+            let d = model.renderWorkDue(v, before: before[v], after: after[v])
+            due[v] = d
+            if quiet {
+                if view.layouts != (d.layout ? 1 : 0) { return problem("layoutSubviews", view.layouts, d.layout ? "once" : "never") }
+                if view.propertyUpdates != (d.properties ? 1 : 0) {
+                    return problem("updateProperties", view.propertyUpdates, d.properties ? "once" : "never")
+                }
+            } else {
+                if d.layout && view.layouts == 0 { return problem("layoutSubviews", 0, "at least once") }
+                if d.properties && view.propertyUpdates == 0 { return problem("updateProperties", 0, "at least once") }
+            }
+        }
+        model.settleRenderWork(due)
         return nil
     }
 
@@ -874,14 +1162,21 @@ struct SplitMix64: ModelChoiceSource {
 enum ModelGenerator {
     static let maxNodes = 28
 
-    /// A usual start: a screen, a connected scene, a window with a root controller.
-    static func prelude(mode: HierarchyMode) -> [ModelOp] {
+    /// A usual start: a screen, a connected scene, a window with a root
+    /// controller; on iOS `os` (a world's version is fixed when it starts;
+    /// nil: the default, 26) with the trait flow `mode` (nil: the version's)
+    /// and, with `device`, on a screen of that row of ``ModelDevices/rows``.
+    static func prelude(mode: HierarchyMode?, os: Int? = nil, device: Int? = nil) -> [ModelOp] {
         // Nodes 0 screen, 1 scene, 2 window, 3 root controller, 4 its view.
-        [.setMode(mode), .newScreen([ModelSetting(0, 1), ModelSetting(2, 2)]), .newScene(screen: 0),
-         .newWindow(scene: 1), .newViewController, .setRoot(3, window: 2), .update]
+        let screen: ModelOp = device.map { .newDeviceScreen($0, .portrait, []) } ?? .newScreen([ModelSetting(0, 1), ModelSetting(2, 2)])
+        let start = (os.map { [ModelOp.setOS($0)] } ?? []) + (mode.map { [ModelOp.setMode($0)] } ?? [])
+        return start + [screen, .newScene(screen: 0), .newWindow(scene: 1), .newViewController,
+                        .setRoot(3, window: 2), .update]
     }
 
-    static func next<S: ModelChoiceSource>(_ model: TraitFlowModel, _ source: inout S) -> ModelOp? {
+    /// The next step; with `focus`, mostly rotations, resizes, trait changes
+    /// of what views read, and updates (the tree changes now and then).
+    static func next<S: ModelChoiceSource>(_ model: TraitFlowModel, focus: Bool = false, _ source: inout S) -> ModelOp? {
         func pick(_ list: [Int]) -> Int? {
             guard !list.isEmpty, let i = source.choose(list.count) else { return nil }
             return list[i]
@@ -912,7 +1207,60 @@ enum ModelGenerator {
         let views = model.ids(.view), windows = model.ids(.window), vcs = model.ids(.viewController)
         let scenes = model.ids(.scene), screens = model.ids(.screen)
         let full = model.nodes.count >= maxNodes
-        guard let roll = source.choose(100) else { return nil }
+        func rotation() -> ModelOp? {
+            // Mostly device screens with a scene that updates; now and then a plain one, to be refused.
+            let devices = screens.filter { model.nodes[$0].deviceRow != nil }
+            guard let c = source.choose(8), let s = c == 0 ? pick(screens) : pickLive(devices.isEmpty ? screens : devices),
+                  let o = source.choose(4) else { return nil }
+            return .rotate(s, to: ModelOrientation(rawValue: o)!)
+        }
+        func resize() -> ModelOp? {
+            guard let sc = pickLive(scenes), let c = source.choose(10) else { return nil }
+            switch c {
+            case 0..<6: return .resize(sc, to: ModelSceneSize.named[c % ModelSceneSize.named.count])
+            case 6, 7: return pick(Array(ModelSceneSize.probes.indices)).map { .resize(sc, to: ModelSceneSize.probes[$0]) }
+            case 8:
+                guard let w = source.choose(1_400), let h = source.choose(1_400) else { return nil }
+                return .resize(sc, to: .custom(Double(w + 1), Double(h + 1)))
+            default:
+                return pick(Array(ModelSceneSize.invalid.indices)).map { .resize(sc, to: ModelSceneSize.invalid[$0]) }
+            }
+        }
+        func override() -> ModelOp? {
+            guard let n = pickLive(all.filter { model.nodes[$0].kind != .screen }), let s = setting() else { return nil }
+            return .setOverride(n, s)
+        }
+        /// An override of the trait a view reads, on it or on what it inherits from.
+        func readTraitChange() -> ModelOp? {
+            let readers = views.filter { model.nodes[$0].readTrait != nil && model.isConnected($0) }
+            guard let r = pick(readers), let v = source.choose(ModelTraits.valueCount) else { return override() }
+            var chain = [r]
+            var up = model.traitParent(r)
+            while let u = up, model.nodes[u].kind != .screen, chain.count < 8 { chain.append(u); up = model.traitParent(u) }
+            return pick(chain).map { .setOverride($0, ModelSetting(model.nodes[r].readTrait!, v)) }
+        }
+        func screenTraits() -> ModelOp? {
+            guard let s = pick(screens), let c = settings() else { return nil }
+            return .setScreenTraits(s, c)
+        }
+        func readTrait() -> ModelOp? {
+            guard let v = pickLive(views), let t = source.choose(ModelTraits.definitions.count) else { return nil }
+            return .readTrait(v, trait: t)
+        }
+        if focus, let c = source.choose(4), c != 0 {
+            switch source.choose(12) {
+            case 0?, 1?: return rotation()
+            case 2?, 3?: return resize()
+            case 4?, 5?: return readTraitChange()
+            case 6?: return screenTraits()
+            case 7?: return readTrait()
+            case 8?: return pickLive(views).map { .setNeedsUpdateProperties($0) }
+            case 9?: return pickLive(all).map { .updateTraitsIfNeeded($0) }
+            case nil: return nil
+            default: return .update
+            }
+        }
+        guard let roll = source.choose(117) else { return nil }
         switch roll {
         case 0..<3 where !full && screens.count < 3:
             return settings().map { .newScreen($0) }
@@ -959,8 +1307,7 @@ enum ModelGenerator {
             guard source.choose(3) == 0 else { return .update }
             return pick(scenes).map { .disconnect(scene: $0) }
         case 66..<74:
-            guard let n = pickLive(all.filter { model.nodes[$0].kind != .screen }), let s = setting() else { return nil }
-            return .setOverride(n, s)
+            return override()
         case 74..<77:
             let withOverrides = all.filter { !model.nodes[$0].overrides.isEmpty }
             guard let n = pick(withOverrides), let t = pick(model.nodes[n].overrides.keys.sorted()) else { return nil }
@@ -968,8 +1315,7 @@ enum ModelGenerator {
         case 77..<79:
             return source.choose(2).map { .setMode($0 == 0 ? .ios17 : .legacy) }
         case 79..<82:
-            guard let s = pick(screens), let c = settings() else { return nil }
-            return .setScreenTraits(s, c)
+            return screenTraits()
         case 82..<87:
             guard let n = pickLive(all), let s = settings() else { return nil }
             return .register(n, traits: Array(Set(s.map(\.trait))).sorted())
@@ -982,20 +1328,44 @@ enum ModelGenerator {
         case 94..<97:
             guard let v = pickLive(views), let s = setting() else { return nil }
             return .armLayout(v, s)
+        case 100..<103 where !full && screens.count < 4:
+            guard let d = source.choose(ModelDevices.rows.count), let o = source.choose(4), let c = source.choose(3) else { return nil }
+            let extra = c == 0 ? settings() : []
+            return extra.map { .newDeviceScreen(d, ModelOrientation(rawValue: o)!, $0) }
+        case 103..<108:
+            return rotation()
+        case 108..<113:
+            return resize()
+        case 113..<115:
+            return readTrait()
+        case 115..<117:
+            return pickLive(views).map { .setNeedsUpdateProperties($0) }
         default:
             return pickLive(all).map { .updateTraitsIfNeeded($0) }
         }
     }
 
     /// A sequence of about `length` steps after the prelude, ending with an update.
-    static func sequence<S: ModelChoiceSource>(mode: HierarchyMode, length: Int, _ source: inout S) -> [ModelOp] {
-        var ops = prelude(mode: mode)
+    static func sequence<S: ModelChoiceSource>(mode: HierarchyMode?, os: Int? = nil, device: Int? = nil, focus: Bool = false,
+                                               length: Int, _ source: inout S) -> [ModelOp] {
+        var ops = prelude(mode: mode, os: os, device: device)
+        if focus {
+            // Two subviews below the root's view, each view reading a trait
+            // (mostly a size class: what rotations and resizes change).
+            ops += [.newView, .addSubview(5, to: 4), .newView, .addSubview(6, to: 5)]
+            for v in 4...6 {
+                guard let c = source.choose(ModelTraits.definitions.count + 4) else { break }
+                let t = c < ModelTraits.definitions.count ? c : [ModelTraits.horizontalSizeClass, ModelTraits.verticalSizeClass][c % 2]
+                ops.append(.readTrait(v, trait: t))
+            }
+            ops.append(.update)
+        }
         var model = TraitFlowModel()
         for op in ops where model.outcome(of: op) == .applied { model.apply(op) }
         var attempts = 0
         while ops.count < length && attempts < length * 4 {
             attempts += 1
-            guard let op = next(model, &source) else {
+            guard let op = next(model, focus: focus, &source) else {
                 if source.choose(1) == nil { break }   // out of input
                 continue
             }
@@ -1055,3 +1425,4 @@ enum ModelRunner {
         "\(f.message)\nsteps (\(f.steps.count)):\n" + f.steps.map { "    \($0)," }.joined(separator: "\n")
     }
 }
+
