@@ -2,9 +2,11 @@ import TraitLabLua
 
 // ui.Observable: reads outside tracked methods against a plain table field
 // read in the same loop (the target: within 2×) — of a property no tracked
-// method read (a plain field of the object) and of one a layout depends on
-// (held behind the object's __index, whose floor is a plain-Lua read through
-// `__index = table`) — and a read inside layoutSubviews, which is recorded.
+// method read and of one a layout depends on (both plain fields of the
+// object outside tracked methods; beside them the floor of a read through
+// `__index = table`) — a read inside layoutSubviews, which is recorded, and
+// what an update pays to compare the properties work depends on
+// (1,000 observables × 10 properties a layout read).
 
 struct ObservableFigures {
     let reads: Int
@@ -17,6 +19,10 @@ struct ObservableFigures {
     var trackedRead = 0.0
     /// The floor of a depended-on read: a read through `__index = table` in plain Lua.
     var indexTableRead = 0.0
+    /// One `ui.update()` with nothing to do while 1,000 observables × 10
+    /// properties that a layout read are compared, and without them.
+    var updateWithCheck = 0.0
+    var updateWithoutCheck = 0.0
     /// Check: the reads returned the value, each property was where the
     /// case says, and a change after the tracked reads ran the layout again.
     var valuesRead = false
@@ -30,8 +36,8 @@ func measureObservable(reads: Int, repeats: Int) -> ObservableFigures {
     defer { host.close() }
     // The tracked loop runs in layoutSubviews, which reads `unread` (the
     // model is armed first); the first read outside it disarms the model:
-    // `count` goes back to a plain field, `unread` stays behind __index
-    // (the layout's latest run read it).
+    // `count` and `unread` (which the layout's latest run read) go back to
+    // plain fields.
     let setup = """
         local model = ui.Observable { unread = 3, count = 3 }
         local scene = ui.WindowScene {}
@@ -52,8 +58,8 @@ func measureObservable(reads: Int, repeats: Int) -> ObservableFigures {
         model.unread = 4
         ui.update()
         assert(layouts == 2 and model.unread == 4)
-        -- What the loops measure: count is a plain field, unread (read by the layout) is not.
-        assert(model.count == 3 and rawget(model, "count") == 3 and rawget(model, "unread") == nil)
+        -- What the loops measure: count and unread (read by the layout) are plain fields.
+        assert(model.count == 3 and rawget(model, "count") == 3 and rawget(model, "unread") == 4)
         """
     if let e = host.run(setup, name: "=bench setup") { f.error = e; return f }
     f.valuesRead = true
@@ -80,7 +86,7 @@ func measureObservable(reads: Int, repeats: Int) -> ObservableFigures {
     // The tracked reads were recorded: a change runs the layout again.
     let check = """
         -- (The tracked loop ran last: a read outside it disarms the model, as in each repeat.)
-        assert(bench.model.count == 3 and rawget(bench.model, "count") == 3 and rawget(bench.model, "unread") == nil,
+        assert(bench.model.count == 3 and rawget(bench.model, "count") == 3 and rawget(bench.model, "unread") ~= nil,
                "the untracked loops did not read what they say")
         local before = bench.layouts()
         bench.model.unread = bench.model.unread + 1
@@ -88,5 +94,55 @@ func measureObservable(reads: Int, repeats: Int) -> ObservableFigures {
         assert(bench.layouts() == before + 1, "a change after tracked reads ran no layout")
         """
     if let e = host.run(check, name: "=bench check") { f.error = e; f.valuesRead = false }
+    if f.error == nil { measureObservableCheck(&f, repeats: repeats) }
     return f
+}
+
+/// The cost of comparing before an update: 1,000 observables whose 10
+/// properties each a layout read, disarmed by a read outside it, then
+/// `ui.update()` with nothing pending (it compares all 10,000), against
+/// the same update once no layout depends on them.
+private func measureObservableCheck(_ f: inout ObservableFigures, repeats: Int) {
+    let host: LuaHost
+    do { host = try LuaHost() } catch { f.error = "cannot create a Lua host: \(error)"; return }
+    defer { host.close() }
+    let setup = """
+        local models = {}
+        for i = 1, 1000 do
+          local init = {}
+          for k = 1, 10 do init["p" .. k] = k end
+          models[i] = ui.Observable(init)
+        end
+        local reading = true
+        local scene = ui.WindowScene {}
+        local window = ui.Window { windowScene = scene }
+        local view = ui.View { layoutSubviews = function()
+          if not reading then return end
+          for i = 1, #models do local m = models[i] for k = 1, 10 do local _ = m["p" .. k] end end
+        end }
+        window:addSubview(view)
+        ui.update()
+        for i = 1, #models do local _ = models[i].p1 end -- disarms them: now compared
+        bench = { models = models, stop = function() reading = false; view:setNeedsLayout(); ui.update()
+                                                     for i = 1, #models do local _ = models[i].p1 end end }
+        """
+    if let e = host.run(setup, name: "=bench check setup") { f.error = e; return }
+    let updates = 1000
+    let loop = "for i = 1, \(updates) do ui.update() end"
+    guard host.world.checksBeforeApplyingWork else { f.error = "the observables are not compared"; return }
+    var with: [Double] = [], without: [Double] = []
+    for _ in 0..<repeats {
+        var failure: String?
+        with.append(seconds { failure = host.run(loop, name: "=update loop") })
+        if let failure { f.error = failure; return }
+    }
+    if let e = host.run("bench.stop()", name: "=bench") { f.error = e; return }
+    guard !host.world.checksBeforeApplyingWork else { f.error = "the observables are still compared"; return }
+    for _ in 0..<repeats {
+        var failure: String?
+        without.append(seconds { failure = host.run(loop, name: "=update loop") })
+        if let failure { f.error = failure; return }
+    }
+    f.updateWithCheck = best(with) / Double(updates)
+    f.updateWithoutCheck = best(without) / Double(updates)
 }

@@ -117,9 +117,11 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
             if let e = f.error { throw BenchError(e) }
             print("observable untracked read of a property nothing depends on \(duration(f.untrackedRead)) / plain field read \(duration(f.plainRead))"
                   + " = \(ratio(f.untrackedRead / f.plainRead)) (target 2×);"
-                  + " untracked read of a property a layout depends on \(duration(f.dependedRead)) = \(ratio(f.dependedRead / f.plainRead))"
+                  + " untracked read of a property a layout depends on \(duration(f.dependedRead)) = \(ratio(f.dependedRead / f.plainRead)) (target 2×)"
                   + " (floor: plain Lua, __index = table, \(duration(f.indexTableRead)) = \(ratio(f.indexTableRead / f.plainRead)));"
-                  + " tracked read \(duration(f.trackedRead)) = \(ratio(f.trackedRead / f.plainRead))")
+                  + " tracked read \(duration(f.trackedRead)) = \(ratio(f.trackedRead / f.plainRead));"
+                  + " ui.update() comparing 1,000 observables × 10 depended-on properties \(duration(f.updateWithCheck)),"
+                  + " with nothing to compare \(duration(f.updateWithoutCheck))")
         } else if name == "spec-files" {
             // --views is the number of files here.
             let f = measureSpecFiles(files: o.views, runs: o.iterations)
@@ -269,6 +271,7 @@ func runAll(_ o: Options) -> Int32 {
     print(row("untracked, a layout depends on it", [duration(ob.dependedRead), duration(ob.plainRead), ratio(ob.dependedRead / ob.plainRead)]))
     print(row("model.unread in layoutSubviews", [duration(ob.trackedRead), duration(ob.plainRead), ratio(ob.trackedRead / ob.plainRead)]))
     print(row("  (floor: plain Lua, __index = table)", [duration(ob.indexTableRead), duration(ob.plainRead), ratio(ob.indexTableRead / ob.plainRead)]))
+    print(row("ui.update(), 1,000 × 10 properties compared", [duration(ob.updateWithCheck), duration(ob.updateWithoutCheck), ""]))
     report.check("ui.Observable reads return the value and tracked reads invalidate", ob.valuesRead && ob.error == nil, ob.error ?? "")
 
     // Host.
@@ -380,6 +383,7 @@ func runAll(_ o: Options) -> Int32 {
     report.target("collection.someTrait vs a table field read", b.collectionRead / b.plainRead, limit: 4) { ratio($0) }
     report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
     report.target("untracked read of a ui.Observable property nothing depends on vs a table field read", ob.error == nil ? ob.untrackedRead / ob.plainRead : nil, limit: 2) { ratio($0) }
+    report.target("untracked read of a ui.Observable property a layout depends on vs a table field read", ob.error == nil ? ob.dependedRead / ob.plainRead : nil, limit: 2) { ratio($0) }
     report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 2) { ratio($0) }
     report.target("traitlab test -j 1, time vs busted (files/s at least busted's)", sf.error == nil ? sf.traitlabJ1 / sf.busted : nil, limit: 1) { ratio($0) }
     report.target("traitlab test -j 2, time vs busted", sf.error == nil ? sf.traitlabJ2 / sf.busted : nil, limit: 1) { ratio($0) }

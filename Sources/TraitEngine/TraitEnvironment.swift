@@ -835,6 +835,7 @@ open class TraitEnvironment: CustomStringConvertible {
     /// Applies pending trait changes of this environment (and what it inherits
     /// from) right away (`updateTraitsIfNeeded`).
     open func updateTraitsIfNeeded() throws {
+        try world.checkBeforeApplyingWork()
         try world.updateTraitsNow(along: self)
     }
 

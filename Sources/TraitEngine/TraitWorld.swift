@@ -16,11 +16,18 @@ public protocol TraitWorldDelegate: AnyObject {
     /// (``TraitEnvironment/addTraitChangeRegistration(for:delegateTag:)``) is
     /// due; false ends it (its handler is gone).
     func environment(_ env: TraitEnvironment, deliver tag: Int, previous: TraitCollection) throws -> Bool
+    /// Pending work is about to be applied (``TraitWorld/update()``, before
+    /// its first pass and before it decides whether another is needed, and
+    /// the `IfNeeded` calls): a host that finds changes by comparing values
+    /// (its observed values) marks the work they invalidate here. Called
+    /// only while ``TraitWorld/checksBeforeApplyingWork`` is set.
+    func worldWillApplyPendingWork(_ world: TraitWorld) throws
 }
 
 extension TraitWorldDelegate {
     /// A delegate that makes no tagged registrations has none to deliver.
     public func environment(_ env: TraitEnvironment, deliver tag: Int, previous: TraitCollection) throws -> Bool { false }
+    public func worldWillApplyPendingWork(_ world: TraitWorld) throws {}
 }
 
 /// Counters that make the engine's work visible (`ui.stats()`).
@@ -71,6 +78,14 @@ public final class TraitWorld {
     @exclusivity(unchecked) public unowned(unsafe) var owningDelegate: TraitWorldDelegate?
     /// Where callbacks go.
     @inline(__always) var activeDelegate: TraitWorldDelegate? { owningDelegate ?? delegate }
+    /// Whether the delegate must be asked for work before pending work is
+    /// applied (``TraitWorldDelegate/worldWillApplyPendingWork(_:)``): set
+    /// by a host while it has values to compare. Off, applying work pays
+    /// nothing for it.
+    @exclusivity(unchecked) public var checksBeforeApplyingWork = false
+    @inline(__always) func checkBeforeApplyingWork() throws {
+        if checksBeforeApplyingWork { try activeDelegate?.worldWillApplyPendingWork(self) }
+    }
     /// Receives an event for each step when set (`ui.trace`).
     @exclusivity(unchecked) public var tracer: ((TraceEvent) -> Void)?
     /// The most passes one update may take before it stops as unsettled.
@@ -418,6 +433,7 @@ public final class TraitWorld {
     /// Applies everything pending, top-down, repeating until nothing is pending:
     /// traits (with change callbacks), appearance, then properties, layout and display.
     public func update() throws {
+        if checksBeforeApplyingWork && !isUpdating { try checkBeforeApplyingWork() }
         guard hasPendingWork else { return }
         guard !isUpdating else { throw TraitError("ui.update() cannot be called from inside an update callback") }
         isUpdating = true
@@ -426,7 +442,12 @@ public final class TraitWorld {
         beginNumberedUpdate()
         stats.lastUpdateVisited = 0
         var pass = 0
-        while pass == 0 || hasRemainingWork() {
+        while true {
+            if pass > 0 {
+                // What callbacks changed since (values a host compares) is work too.
+                try checkBeforeApplyingWork()
+                if !hasRemainingWork() { break }
+            }
             if pass == maximumPasses {
                 throw TraitError("update did not settle after \(maximumPasses) passes: callbacks keep changing traits or requesting work")
             }
@@ -1192,8 +1213,8 @@ public final class TraitWorld {
         try visitRender(e, need, marker)
     }
 
-    func updatePropertiesNow(_ e: TraitEnvironment) throws { try renderNow(e, .properties, .subtreeProperties) }
-    func updateConstraintsNow(_ e: TraitEnvironment) throws { try renderNow(e, .constraints, .subtreeConstraints) }
+    func updatePropertiesNow(_ e: TraitEnvironment) throws { try checkBeforeApplyingWork(); try renderNow(e, .properties, .subtreeProperties) }
+    func updateConstraintsNow(_ e: TraitEnvironment) throws { try checkBeforeApplyingWork(); try renderNow(e, .constraints, .subtreeConstraints) }
 
     /// `layoutIfNeeded`: starts at the outermost of the unbroken line of
     /// ancestors that need layout (Core Animation, `CALayer.layoutIfNeeded`:
@@ -1203,6 +1224,7 @@ public final class TraitWorld {
     /// from, then runs the update's traversal over its subtree now (traits,
     /// properties, constraints and layout; outside any window, no traits).
     func layoutNow(_ view: View) throws {
+        try checkBeforeApplyingWork()
         var host = view.traitHost
         var cur = host.traitParent
         while let c = cur {

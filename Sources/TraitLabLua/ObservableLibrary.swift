@@ -5,7 +5,7 @@ import TraitEngine
 /// What the host keeps for `ui.Observable` (the objects themselves live in
 /// Lua: the embedded observable.lua).
 struct ObservationState {
-    /// The module table ({ new, arm, isObservable }).
+    /// The module table ({ new, arm, check, isObservable }).
     var module: Int32 = LUA_NOREF
     /// Some observable reads plainly: arm them before a tracked method of a
     /// script runs.
@@ -63,6 +63,11 @@ extension LuaHost {
             c.host.observation.needsArming = true
             return 0
         }
+        setFunction(fns, "observable", "watching") { c in
+            // Some disarmed object has properties work depends on: compare them before work is applied.
+            c.host.world.checksBeforeApplyingWork = true
+            return 0
+        }
         guard tl_pcall(L, 1, 1) == LUA_OK else {
             throw LuaError.message("cannot load the observable module: \(popError())")
         }
@@ -110,6 +115,25 @@ extension LuaHost {
         tl_remove(L, -2)
         guard lua_type(L, -1) == LUA_TFUNCTION else { L.pop(); return }
         try call(0)
+        // Arming compared every watched object: none is left.
+        world.checksBeforeApplyingWork = false
+    }
+
+    /// Before the engine applies pending work (an update, each of its
+    /// passes, an IfNeeded call; only while some disarmed observable has
+    /// properties that work depends on): compares them with the values that
+    /// work read, invalidating it where they differ.
+    public func worldWillApplyPendingWork(_ world: TraitWorld) throws {
+        guard world === self.world, observation.module != LUA_NOREF else { return }
+        L.registryTable(observation.module)
+        _ = L.rawGet(-1, "check")
+        tl_remove(L, -2)
+        guard lua_type(L, -1) == LUA_TFUNCTION else { L.pop(); return }
+        try call(0, results: 1)
+        // (A value the module returned: anything but false keeps checking.)
+        let more = lua_type(L, -1) != LUA_TBOOLEAN || L.bool(-1)
+        L.pop()
+        world.checksBeforeApplyingWork = more
     }
 
     // MARK: - ui.ios, ui.observationTracking

@@ -90,4 +90,20 @@ final class ObservableTests: XCTestCase {
         XCTAssertNotNil(h.run("ui.available('iOS 18')", name: "=bad"))
         XCTAssertNotNil(h.run("ui.available({})", name: "=bad"))
     }
+
+    /// Updates compare observed values only while some work depends on a
+    /// disarmed observable: a world with observables nothing depends on, or
+    /// with none, never asks the host before applying work.
+    func testUpdatesCompareOnlyWhileSomeWorkDependsOnAnObservable() throws {
+        let h = try LuaHost()
+        h.world.os = .iOS26
+        check(h, "plain = ui.Observable { n = 1 }; local _ = plain.n; plain.n = 2; ui.update()")
+        XCTAssertFalse(h.world.checksBeforeApplyingWork, "nothing depends on it")
+        check(h, setUp)
+        XCTAssertFalse(h.world.checksBeforeApplyingWork, "armed: sets still reach the object")
+        check(h, "local _ = model.unread")
+        XCTAssertTrue(h.world.checksBeforeApplyingWork, "disarmed, with a layout depending on it")
+        check(h, "assert(relayouts() == 1)")
+        XCTAssertFalse(h.world.checksBeforeApplyingWork, "armed again by the layout the change ran")
+    }
 }

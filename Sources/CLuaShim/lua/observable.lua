@@ -2,24 +2,32 @@
 -- UIKit's automatic observation tracking (ObservableLibrary.swift loads this
 -- once per state, passing the host functions below).
 --
--- An observable is a proxy table with a metatable of its own, and each
--- property lives in one of two places:
---   * raw in the proxy, while nothing depends on it: a read is a plain
---     field read and a set a plain field write (nothing to invalidate);
---   * in its values table (mt.__values), behind __index/__newindex, while
---     a read must be recorded (the object is armed) or a set must
---     invalidate (some tracked work's latest run read it).
--- Lua cannot see reads or writes of keys a table holds, so the object is
--- *armed* (`arm`, from the host, when it calls a tracked method of a
--- script): every raw property moves into the values table and __index
--- becomes `tracked`, which records. The first read through `tracked`
--- outside any tracked method *disarms* it: __index becomes the values
--- table, and the properties that no latest run read go back raw.
+-- An observable is a proxy table with a metatable of its own. Outside
+-- tracked methods every property lives raw in the proxy: a read is a plain
+-- field read and a set a plain field write. Lua cannot see reads of keys a
+-- table holds, so while tracked methods run the object is *armed* (`arm`,
+-- from the host, when it calls a tracked method of a script): its
+-- properties move into its values table (mt.__values) and __index becomes
+-- `tracked`, which records each read with the value read. The first read
+-- or set outside any tracked method *disarms* it: every property goes back
+-- raw.
+-- Changes are found by comparing, not by intercepting the set: a disarmed
+-- object that some tracked work depends on is *watched*, and `check` (the
+-- host calls it before the engine applies pending work: each update, each
+-- pass of an update, each IfNeeded call) and `arm` compare each property
+-- some work depends on with the value that work read, and invalidate the
+-- work when it differs. A set while armed, by a tracked method, is seen at
+-- once (it goes through __newindex).
+-- All the runs that depend on a property read the same value (`seen`): an
+-- armed object reports each set at once, and a watched one is compared
+-- before it is armed again, so a tracked read never meets a changed value
+-- whose change is not yet reported.
 -- Nothing here keeps an environment or an observable alive: reads are kept
 -- per object, in its metatable, by environment object in weak-keyed tables.
+
 local host = ...
-local current, invalidate, disarmedOne, tracking, live =
-  host.current, host.invalidate, host.disarmed, host.tracking, host.live
+local current, invalidate, disarmedOne, watching, tracking, live =
+  host.current, host.invalidate, host.disarmed, host.watching, host.tracking, host.live
 
 local next, type, tostring, setmetatable, rawequal, rawget, rawset, rawlen =
   next, type, tostring, setmetatable, rawequal, rawget, rawset, rawlen
@@ -30,25 +38,28 @@ local weakKeys = { __mode = 'k' }
 local metaOf = setmetatable({}, weakKeys)
 -- Proxies that are not armed: the next `arm` arms them.
 local disarmed = setmetatable({}, weakKeys)
+-- Disarmed proxies with properties some work depends on: `check` compares them.
+local watched = setmetatable({}, weakKeys)
 
 -- Keeps that the running tracked method (environment `env`, kind of work
--- `kind`, run `run`) read `key`. A later read in the same method's next run
--- replaces the run; a run that no longer reads it leaves a stale number,
--- which the host ignores and `keepLive` drops.
-local function record(mt, key, env, kind, run)
+-- `kind`, run `run`) read `key`, holding `value`. A later read in the same
+-- method's next run replaces the run; a run that no longer reads it leaves
+-- a stale number, which the host ignores and `keepLive` drops.
+local function record(mt, key, value, env, kind, run)
   local deps = mt.__deps
-  if not deps then deps = {}; mt.__deps = deps end
+  if not deps then deps = {}; mt.__deps = deps; mt.__seen = {} end
   local byKind = deps[key]
   if not byKind then byKind = {}; deps[key] = byKind end
   local envs = byKind[kind]
   if not envs then envs = setmetatable({}, weakKeys); byKind[kind] = envs end
   envs[env] = run
+  mt.__seen[key] = value
 end
 
 -- Whether some work still depends on `key`: a read kept for it is from the
 -- latest run of its work. Drops the reads that no longer count, and the key
 -- when none does.
-local function keepLive(deps, key)
+local function keepLive(mt, deps, key)
   local byKind = deps[key]
   local any = false
   for kind, envs in next, byKind do
@@ -57,7 +68,7 @@ local function keepLive(deps, key)
     end
     if next(envs) == nil then byKind[kind] = nil end
   end
-  if not any then deps[key] = nil end
+  if not any then deps[key] = nil; mt.__seen[key] = nil end
   return any
 end
 
@@ -68,8 +79,38 @@ local function get(proxy, mt, key)
   return v
 end
 
--- Back to plain reads: properties nothing depends on go raw; the others
--- stay behind __index (a read) and __newindex (a set invalidates).
+-- Whether a set from `old` to `new` is a change. The @Observable macro's
+-- setter calls withMutation only when shouldNotifyObservers(old, new) says
+-- so, which for Equatable values is `!=` and for objects `!==`
+-- (swiftlang/swift#78151): numbers, strings and booleans compare by value
+-- (1 == 1.0), tables, functions and userdata by identity.
+local function same(old, new) return rawequal(old, new) end
+
+-- Invalidates the work that read `key` (its latest runs; the host skips the
+-- others). Like Swift's withObservationTracking, a change ends what it
+-- reported: the invalidated method tracks again when it runs.
+local function report(mt, key)
+  local deps = mt.__deps
+  local byKind = deps[key]
+  deps[key] = nil
+  mt.__seen[key] = nil
+  for kind, envs in next, byKind do
+    for env, run in next, envs do invalidate(env, kind, run) end
+  end
+end
+
+-- Compares each property some work depends on with the value it read.
+local function compare(proxy, mt)
+  local deps, seen = mt.__deps, mt.__seen
+  if not deps then return end
+  for key in next, deps do
+    if not same(seen[key], get(proxy, mt, key)) then report(mt, key) end
+  end
+  if next(deps) == nil then mt.__deps = nil; mt.__seen = nil end
+end
+
+-- Back to plain reads and writes: every property goes raw. An object that
+-- some work still depends on is watched.
 local function disarm(proxy, mt)
   local values = mt.__values
   mt.__index = values
@@ -77,14 +118,17 @@ local function disarm(proxy, mt)
   disarmedOne()
   local deps = mt.__deps
   if deps then
-    for key in next, deps do keepLive(deps, key) end
-    if next(deps) == nil then deps = nil; mt.__deps = nil end
+    for key in next, deps do keepLive(mt, deps, key) end
+    if next(deps) == nil then
+      mt.__deps = nil; mt.__seen = nil
+    else
+      watched[proxy] = true
+      watching()
+    end
   end
   for key, value in next, values do
-    if not (deps and deps[key]) then
-      values[key] = nil
-      rawset(proxy, key, value)
-    end
+    values[key] = nil
+    rawset(proxy, key, value)
   end
 end
 
@@ -94,39 +138,32 @@ local function tracked(proxy, key)
   if env == nil then
     -- Not in a tracked method (or tracking is off): plain reads from now on.
     disarm(proxy, mt)
-    return get(proxy, mt, key)
+    return rawget(proxy, key)
   end
-  if key ~= nil and key == key then record(mt, key, env, kind, run) end
-  return mt.__values[key]
+  local v = mt.__values[key]
+  if key ~= nil and key == key then record(mt, key, v, env, kind, run) end
+  return v
 end
 
--- A set of a property the proxy does not hold raw (a raw one is a plain
--- write: nothing depends on it). It invalidates the work whose latest run
--- read it. An equal value changes nothing: the @Observable macro's setter
--- calls withMutation only when shouldNotifyObservers(old, new) says so,
--- which for Equatable values is `!=` and for objects `!==`
--- (swiftlang/swift#78151).
+-- A set of a key the proxy does not hold raw: any key while armed, a
+-- missing one otherwise (a plain write: `check` compares it).
 local function set(proxy, key, value)
   local mt = metaOf[proxy]
+  if mt.__index ~= tracked then rawset(proxy, key, value); return end
+  if current() == nil then
+    -- Armed, set outside tracked methods: plain from now on.
+    disarm(proxy, mt)
+    rawset(proxy, key, value)
+    return
+  end
+  -- A tracked method's set: reported at once.
   local values = mt.__values
   local old = values[key]
+  values[key] = value
   local deps = mt.__deps
-  local byKind = deps and deps[key]
-  local changed = not (rawequal(old, value) or old == value)
-  if mt.__index == tracked or (byKind and not changed) then
-    -- Armed (reads must reach `tracked`), or still depended on.
-    values[key] = value
-  else
-    -- Nothing depends on it once this change is reported: a plain field.
-    rawset(proxy, key, value)
-    values[key] = nil
-  end
-  if not (changed and byKind) then return end
-  -- Like Swift's withObservationTracking, a change ends what it reported:
-  -- the invalidated method tracks again when it runs.
-  deps[key] = nil
-  for kind, envs in next, byKind do
-    for env, run in next, envs do invalidate(env, kind, run) end
+  if deps and deps[key] and not same(old, value) then
+    report(mt, key)
+    if next(deps) == nil then mt.__deps = nil; mt.__seen = nil end
   end
 end
 
@@ -237,11 +274,17 @@ function M.new(init)
 end
 
 -- Arms every object that reads plainly (the host calls it when a tracked
--- method of a script is about to run and something is disarmed): its raw
--- properties move into its values table, where reads reach `tracked`.
+-- method of a script is about to run and something is disarmed): what
+-- changed in a watched one is reported, then its raw properties move into
+-- its values table, where reads reach `tracked`. Nothing is watched after.
 function M.arm()
   for proxy in next, disarmed do
     local mt = metaOf[proxy]
+    if watched[proxy] then
+      -- What changed since it was disarmed is reported before it is read again.
+      watched[proxy] = nil
+      compare(proxy, mt)
+    end
     local values = mt.__values
     for k, v in next, proxy do
       values[k] = v
@@ -250,6 +293,17 @@ function M.arm()
     mt.__index = tracked
     disarmed[proxy] = nil
   end
+end
+
+-- Compares every watched object (the host calls it before pending work is
+-- applied, while something is watched). Returns whether any still is.
+function M.check()
+  for proxy in next, watched do
+    local mt = metaOf[proxy]
+    compare(proxy, mt)
+    if not mt.__deps then watched[proxy] = nil end
+  end
+  return next(watched) ~= nil
 end
 
 function M.isObservable(v) return metaOf[v] ~= nil end
