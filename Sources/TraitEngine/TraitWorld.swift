@@ -1020,7 +1020,9 @@ public final class TraitWorld {
     }
 
     private func invalidateTracked(_ e: TraitEnvironment, _ view: View, _ ids: [Int]) {
-        guard let box = e.trackedBox else { return }
+        // Reads recorded on iOS 18 or later invalidate nothing once the
+        // world runs an earlier version (``os`` set after them).
+        guard tracksTraitsAutomatically, let box = e.trackedBox else { return }
         if box.lists(.layout, anyOf: ids) { view.setNeedsLayout() }
         if box.lists(.display, anyOf: ids) { view.setNeedsDisplay() }
         if box.lists(.properties, anyOf: ids) { e.markNeedsUpdateProperties() }

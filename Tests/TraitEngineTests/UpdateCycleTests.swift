@@ -208,6 +208,25 @@ final class UpdateCycleTests: XCTestCase {
         XCTAssertEqual(journal.only("layoutSubviews"), ["card.layoutSubviews"])
     }
 
+    // Automatic trait tracking is iOS 18's (WWDC24 "What's new in UIKit"):
+    // reads recorded on 18 invalidate nothing once the world runs iOS 17
+    // (found by the model-based test).
+    func testReadsRecordedOnIOS18InvalidateNothingOnceTheWorldRunsIOS17() throws {
+        let s = try Stage()
+        s.world.os = .iOS18
+        let journal = Journal()
+        let card = RecordingView(world: s.world, journal: journal, name: "card")
+        card.onLayout = { [theme] v in _ = v.traitCollection[theme] }
+        try s.rootView.addSubview(card)
+        try s.world.update()
+        s.world.os = .iOS17
+        try s.world.update()
+        journal.clear()
+        try s.rootView.setTraitOverride(theme, .string("bold"))
+        try s.world.update()
+        XCTAssertEqual(journal.only("layoutSubviews"), [])
+    }
+
     // UIKit: "each view only updates its trait collection immediately before it
     // performs layout" (WWDC23, Unleash the UIKit trait system), and the talk's
     // pattern is a registration whose action is setNeedsLayout: what a view
