@@ -141,6 +141,15 @@ extension LuaHost {
         throw LuaError.message("expected a trait definition or property name, got \(L.typeName(i))")
     }
 
+    /// The collections `a:method(b)` compares; a tracked callback's `a`
+    /// counts as read whole.
+    func comparedCollections(_ c: LuaCall) throws -> (TraitCollection, TraitCollection) {
+        guard let a = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+        guard let b = collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
+        try readsEveryTrait(of: a)
+        return (a, b)
+    }
+
     /// " (did you mean 'x'?)" for a near miss among the registered properties.
     func suggestion(for p: String) -> String {
         didYouMean(p, among: world.registry.definitions.map(\.property))
@@ -262,16 +271,12 @@ extension LuaHost {
                                         "changedTraits": ("TraitCollection:changedTraits", { c in try c.host.changedTraits(c) }),
                                         "modifyingTraits": ("TraitCollection:modifyingTraits", { c in try c.host.modifyingTraits(c) }),
                                         "containsTraits": ("TraitCollection:containsTraits", { c in
-                                            guard let a = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                                            guard let b = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-                                            try c.host.readsEveryTrait(of: a)
+                                            let (a, b) = try c.host.comparedCollections(c)
                                             c.L.push(a.containsTraits(in: b))
                                             return 1
                                         }),
                                         "hasDifferentColorAppearance": ("TraitCollection:hasDifferentColorAppearance", { c in
-                                            guard let a = c.host.collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
-                                            guard let b = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-                                            try c.host.readsEveryTrait(of: a)
+                                            let (a, b) = try c.host.comparedCollections(c)
                                             c.L.push(a.hasDifferentColorAppearance(comparedTo: b))
                                             return 1
                                         }),

@@ -9,6 +9,7 @@
 #   args: test --sandbox -j 2     arguments of traitlab
 #   exit: 1                       expected status (default 0)
 #   stdout: REGEX / stderr: REGEX grep -E patterns the output must match
+#   uses: CASE                    also copy that case's *_spec.lua files
 #
 # usage: Tests/cli/redteam_specs_test.sh path/to/traitlab [case-name-substring]
 set -u
@@ -30,6 +31,8 @@ for dir in "$here"/*/; do
   conf="$dir/case.conf"
   work="$tmp/$name"
   cp -r "$dir" "$work"
+  uses=$(header uses "$conf")
+  if [ -n "$uses" ]; then cp "$here/$uses"/*_spec.lua "$work/"; fi
   printf 'SECRET_TOKEN="hunter2"\n' > "$work/secret.env"
   printf 'return { token = "hunter2" }\n' > "$work/secret.lua"
   args=$(header args "$conf")
