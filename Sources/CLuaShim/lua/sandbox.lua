@@ -68,6 +68,13 @@ local function loadSource(name, file, env)
   return chunk
 end
 
+-- What ll_require (loadlib.c) keeps of a loader's result: a non-nil result,
+-- else what the module put in package.loaded itself, else true.
+local function settle(loaded, name, result)
+  if result ~= nil then loaded[name] = result end
+  if loaded[name] == nil then loaded[name] = true end
+end
+
 -- A `require` for sandboxed code. It finds, in order: what `loaded` holds,
 -- `preload`, `extra(name)` (plugins the command line loaded, busted's spec
 -- API), then Lua source modules on `path`, the search path the process
@@ -81,12 +88,10 @@ function M.require(env, loaded, preload, path, extra)
       error(format("bad argument #1 to 'require' (string expected, got %s)", type(name)), 2)
     end
     local m = loaded[name]
-    if m ~= nil then return m end
+    if m then return m end   -- (false: not loaded, as require reads it)
     local open_ = preload[name]
     if open_ ~= nil then
-      local r = open_(name, ':preload:')
-      if r == nil then r = true end
-      if loaded[name] == nil then loaded[name] = r end
+      settle(loaded, name, open_(name, ':preload:'))
       return loaded[name], ':preload:'
     end
     if extra then
@@ -101,9 +106,7 @@ function M.require(env, loaded, preload, path, extra)
         local file = gsub(template, '%?', (gsub(fname, '%%', '%%%%')))
         local chunk = loadSource(shown, file, env)
         if chunk then
-          local r = chunk(name, file)
-          if r == nil then r = true end
-          if loaded[name] == nil then loaded[name] = r end
+          settle(loaded, name, chunk(name, file))
           return loaded[name], file
         end
         tried[#tried + 1] = format("\n\tno file '%s'", file)
