@@ -66,6 +66,7 @@ final class PictureTests: XCTestCase {
     /// A picture's DOT text for a scene whose window overrides the theme.
     private func dotOfThemedScene(trait: Bool, full: Bool = false) throws -> String {
         let world = TraitWorld()
+        defer { world.tearDown() }   // (the world and its environments hold each other until then)
         let theme = try TraitDefinition(name: "Theme", valueType: .string, defaultValue: .string("standard"))
         try world.registry.register(theme)
         let scene = WindowScene(world: world, screen: world.mainScreen)

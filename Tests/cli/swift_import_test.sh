@@ -178,8 +178,8 @@ expect "the export of every kind imports with nothing left out" '[ $RC -eq 0 ] &
 run "$TL" swift export "$tmp/back.lua" --module-header off -o "$tmp/B.swift"
 expect "export -> import -> export gives the same Swift (traits, enums, keys, bridges)" '[ $RC -eq 0 ] && cmp -s "$tmp/A.swift" "$tmp/B.swift"'
 cmp -s "$tmp/A.swift" "$tmp/B.swift" || diff "$tmp/A.swift" "$tmp/B.swift" | head -20 | sed 's/^/     /'
-expect "... with every plain bridge kept (density, badgeCount, in, myAppTheme)" \
-  '[ "$(grep -c ": UITraitBridgedEnvironmentKey {" "$tmp/B.swift")" -eq 4 ]'
+expect "... with every plain bridge kept (density, badgeCount, in, environment, myAppTheme)" \
+  '[ "$(grep -c ": UITraitBridgedEnvironmentKey {" "$tmp/B.swift")" -eq 5 ]'
 
 echo
 echo "$passed passed, $failed failed"
