@@ -673,6 +673,19 @@ package.loaded['busted.core'] = function(...) return extend(makeCore(...)) end
 local luassert, say = require 'luassert', require 'say'
 local deepcompare = require 'luassert.util'.deepcompare
 
+-- Registers assertion `name` (luassert's API) whose check(state, arguments)
+-- returns whether it holds and the whole message to show when it does not.
+local function registerAssertion(name, check, negativePrefix)
+  say:set('assertion.' .. name .. '.positive', '%s')
+  say:set('assertion.' .. name .. '.negative', (negativePrefix or '') .. '%s')
+  luassert:register('assertion', name, function(state, arguments)
+    local ok, message = check(state, arguments)
+    for k in pairs(arguments) do arguments[k] = nil end
+    arguments[1], arguments.n, arguments.nofmt = message, 1, { true }
+    return ok
+  end, 'assertion.' .. name .. '.positive', 'assertion.' .. name .. '.negative')
+end
+
 local function show(v)
   if type(v) == 'string' then return ('%q'):format(v) end
   return tostring(v)
@@ -693,13 +706,9 @@ local function hasTrait(state, arguments)
     message = ('Expected %s not to have %s = %s (from: %s).'):format(tostring(env), property, show(expected), source)
   end
   if pending then message = message .. '\nAn update is pending: its traits change at the next ui.update().' end
-  for k in pairs(arguments) do arguments[k] = nil end
-  arguments[1], arguments.n, arguments.nofmt = message, 1, { true }
-  return ok
+  return ok, message
 end
-say:set('assertion.has_trait.positive', '%s')
-say:set('assertion.has_trait.negative', '%s')
-luassert:register('assertion', 'has_trait', hasTrait, 'assertion.has_trait.positive', 'assertion.has_trait.negative')
+registerAssertion('has_trait', hasTrait)
 
 -- assert.matches_snapshot(node [, name]): ui.dump(node) (100 columns) is the
 -- text kept in __snapshots__/SPEC/NAME.txt beside the spec file, written on
@@ -782,14 +791,9 @@ local function matchesSnapshot(state, arguments)
       or ('%s no longer matches its snapshot "%s" (%s)\n- snapshot, + now:\n%s\n(accept the change with traitlab test --update-snapshots)'):format(
            tostring(node), shown, path, diff(kept, text))
   end
-  for k in pairs(arguments) do arguments[k] = nil end
-  arguments[1], arguments.n, arguments.nofmt = message, 1, { true }
-  return ok
+  return ok, message
 end
-say:set('assertion.matches_snapshot.positive', '%s')
-say:set('assertion.matches_snapshot.negative', 'Expected a difference from the snapshot: %s')
-luassert:register('assertion', 'matches_snapshot', matchesSnapshot, 'assertion.matches_snapshot.positive',
-                  'assertion.matches_snapshot.negative')
+registerAssertion('matches_snapshot', matchesSnapshot, 'Expected a difference from the snapshot: ')
 
 -- `--list` names the tests and runs none: no closing line then, as busted
 -- prints nothing after the list.
