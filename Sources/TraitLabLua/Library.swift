@@ -168,6 +168,8 @@ extension LuaHost {
             guard let s = c.L.string(3), let mode = HierarchyMode(rawValue: s) else {
                 throw LuaError.message("ui.hierarchyMode must be \"ios17\" or \"legacy\", got \(c.L.string(3).map { "\"\($0)\"" } ?? c.L.typeName(3))")
             }
+            // View controllers inheriting from their view's superview is iOS 17's flow.
+            if mode == .ios17 { try c.host.world.require(.traitSystem, "ui.hierarchyMode = \"ios17\" (the iOS 17 trait flow)") }
             c.host.world.hierarchyMode = mode
             return 0
         }))

@@ -54,6 +54,9 @@ describe("iOS " .. major, function()
   -- view controller (the legacy flow).
   it("the trait flow is the version's", function()
     assert.equal(major >= 17 and "ios17" or "legacy", ui.hierarchyMode)
+    local ok, err = pcall(function() ui.hierarchyMode = "ios17" end)
+    if major >= 17 then assert.is_true(ok, tostring(err)) else assert.matches("available from iOS 17", err, 1, true) end
+    ui.hierarchyMode = major >= 17 and "ios17" or "legacy"
   end)
 
   -- WWDC24 "What's new in UIKit": iOS 18 tracks the traits layoutSubviews
