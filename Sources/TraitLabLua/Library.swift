@@ -105,6 +105,12 @@ extension LuaHost {
             var full = false
             if !c.L.isNil(3) {
                 try c.table(3)
+                // A misspelt option is an error, not a picture drawn without it.
+                try c.L.forEachPair(3) {
+                    guard let k = c.L.string(-2), ["trait", "why", "full", "timeout"].contains(k) else {
+                        throw c.argError(3, "unknown option \(c.L.string(-2).map { "'\($0)'" } ?? c.L.typeName(-2)) (options: trait, why, full, timeout)")
+                    }
+                }
                 if c.L.rawGet(3, "trait") != LUA_TNIL { trait = try c.host.definition(forKey: -1) }
                 c.L.pop()
                 if c.L.rawGet(3, "why") != LUA_TNIL {
@@ -115,7 +121,10 @@ extension LuaHost {
                     why = e
                 }
                 c.L.pop()
-                if c.L.rawGet(3, "full") != LUA_TNIL { full = lua_toboolean(c.L, -1) != 0 }
+                if c.L.rawGet(3, "full") != LUA_TNIL {
+                    guard lua_type(c.L, -1) == LUA_TBOOLEAN else { throw c.argError(3, "options.full must be a boolean, got \(c.L.typeName(-1))") }
+                    full = lua_toboolean(c.L, -1) != 0
+                }
                 c.L.pop()
                 if c.L.rawGet(3, "timeout") != LUA_TNIL {
                     guard let t = c.L.number(-1), t > 0, t <= 3600 else {

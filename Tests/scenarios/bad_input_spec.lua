@@ -208,6 +208,8 @@ local cases = {
   { "a picture of a non-environment", function() ui.picture(5, "x.svg") end, "TraitEnvironment expected" },
   { "a picture without a path", function() ui.picture(ui.View {}) end, "string expected" },
   { "a picture in a PDF", function() ui.picture(ui.View {}, "x.pdf") end, "must end in .svg or .png" },
+  { "a misspelt picture option", function() ui.picture(ui.View {}, "x.svg", { ful = true }) end, "unknown option 'ful'" },
+  { "a picture's full that is no boolean", function() ui.picture(ui.View {}, "x.svg", { full = 1 }) end, "options.full must be a boolean" },
   { "a dump width of zero", function() ui.dump(ui.View {}, "tree", 0) end, "positive integer" },
   { "a bad hex color", function() ui.Color("#12345") end, "#RRGGBB" },
   { "a color component above 1", function() ui.Color(2, 0, 0) end, "between 0 and 1" },
