@@ -8,22 +8,7 @@ TL=${1:?usage: assertions_test.sh path/to/traitlab}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; echo "$out" | head -40 | sed 's/^/     /'; }
-expect() {
-  local name=$1 want=$2; shift 2
-  [ "$status" -eq "$want" ] || { bad "$name (exit status $status, expected $want)"; return; }
-  for re in "$@"; do grep -Eq -- "$re" <<<"$out" || { bad "$name (no /$re/)"; return; }; done
-  ok "$name"
-}
-refuse() {  # refuse NAME REGEX...: none of them may match
-  local name=$1; shift
-  for re in "$@"; do grep -Eq -- "$re" <<<"$out" && { bad "$name (unexpected /$re/)"; return; }; done
-  ok "$name"
-}
-run() { out=$("$@" 2>&1); status=$?; }
+source "$(dirname "$0")/lib/expect.sh"
 mkdir -p "$tmp/spec"
 cd "$tmp" || exit 1
 cat > spec/card_spec.lua <<'LUA'
@@ -101,5 +86,4 @@ expect "a snapshot name is one file name inside __snapshots__" 0 '^1 passed, 0 f
 rm -rf spec/__snapshots__
 run "$TL" test spec/card_spec.lua -j 2
 expect "snapshots work in -j workers" 0 '^2 passed, 0 failed$'
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

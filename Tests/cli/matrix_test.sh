@@ -9,18 +9,7 @@ case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; echo "$out" | head -30 | sed 's/^/     /'; }
-# expect NAME STATUS REGEX...: the last command's status and output.
-expect() {
-  local name=$1 want=$2; shift 2
-  [ "$status" -eq "$want" ] || { bad "$name (exit status $status, expected $want)"; return; }
-  for re in "$@"; do grep -Eq -- "$re" <<<"$out" || { bad "$name (no /$re/)"; return; }; done
-  ok "$name"
-}
-run() { out=$("$@" 2>&1); status=$?; }
+source "$(dirname "$0")/lib/expect.sh"
 
 # ------------------------------------------------------------ scripts
 run "$TL" --device "iPhone SE (3rd generation)" -e 'print(ui.Screen.main.device, ui.Screen.main.traitCollection.displayScale)'
@@ -90,5 +79,4 @@ cd "$root" || exit 1
 run "$TL" test --ios 16,17,18,26 Tests/os_versions
 expect "each OS version's trait system (Tests/os_versions)" 0 '^28 passed, 0 failed$' '^\[iOS 16\] +7 +0 +0$' '^\[iOS 26\] +7 +0 +0$'
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
