@@ -320,9 +320,11 @@ public final class TraitWorld {
     /// Makes `ui.Screen.main` `device` in portrait with the default profile's
     /// settings (light, default text size, ...), then `settings` over all of
     /// it (`--device`, `--screen TRAIT=VALUE`). Before the main screen is
-    /// first used.
+    /// first used: afterwards it throws and changes nothing.
     public func configureMainScreen(device: Device, settings: [TraitCollection.Entry] = []) throws {
-        precondition(mainScreenStorage == nil, "configure the main screen before using it")
+        guard mainScreenStorage == nil else {
+            throw TraitError("the main screen is configured before it is first used (ui.Screen.main exists already)")
+        }
         let traits = try device.screenTraits(.portrait, settings: TraitWorld.mainScreenTraits)
         mainScreenDevice = device
         mainScreenProfile = settings.isEmpty ? traits : traits.applying(settings.sorted { $0.definition.id < $1.definition.id })

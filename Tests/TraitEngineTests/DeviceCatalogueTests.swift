@@ -529,4 +529,14 @@ final class DeviceCatalogueTests: XCTestCase {
         let expected = try Self.catalogueMarkdown()
         XCTAssertEqual(String(text[a.upperBound..<b.lowerBound]), expected, "docs/devices.md is out of step; the catalogue is:\n\(expected)")
     }
+
+    func testTheMainScreenIsConfiguredOnlyBeforeItIsUsed() throws {
+        let world = TraitWorld()
+        defer { world.tearDown() }
+        let se = try DeviceCatalogue.device(named: "iPhone SE (3rd generation)")
+        try world.configureMainScreen(device: se)
+        XCTAssertEqual(world.mainScreen.device?.name, se.name)
+        XCTAssertThrowsError(try world.configureMainScreen(device: DeviceCatalogue.main))
+        XCTAssertEqual(world.mainScreen.device?.name, se.name)
+    }
 }
