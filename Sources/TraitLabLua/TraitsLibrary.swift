@@ -185,9 +185,9 @@ extension LuaHost {
         fn("collection") { c in try c.host.makeCollection(c) }
         fn("decode") { c in
             guard lua_type(c.L, 1) == LUA_TSTRING else { throw c.typeError(1, "string") }
-            // The document's copy in Swift (and the room its growth may take)
-            // is asked for before it is made.
-            try c.host.chargeEngine(2 * c.L.rawLength(1))
+            // The document's copy in Swift is asked for before it is made (the
+            // parser asks for its own).
+            try c.host.chargeEngine(c.L.rawLength(1))
             let json = try c.host.text(at: 1, what: "a JSON document")   // (a repair would make "\xff" and "\xfe" decode equal)
             let tc = try TraitCollection.decode(json: json, registry: c.host.world.registry, budget: c.host.memoryBudget)
             c.host.push(tc)
