@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `traitlab swift import`: the Swift definitions of the WWDC23 talk and of
-# Apple's documentation (Tests/fixtures/swift/app) import into a plugin that
-# loads and behaves (the bridge included); what cannot be translated is
-# listed with file:line and skipped; and round trips: the examples' plugins
-# exported to Swift and imported back define the same traits, and export ->
-# import -> export gives the same Swift again (keys and bridges included).
+# `traitlab swift import` (docs/swift.md): the app sources of
+# Tests/fixtures/swift/app (UIKit traits, an enum, SwiftUI keys, a bridge)
+# import into a plugin that loads and behaves (the bridge included); what
+# cannot be translated is listed with file:line and skipped; and the
+# examples' plugins exported to Swift and imported back define the same
+# traits, and export -> import -> export gives the same Swift again (keys and
+# bridges included).
 #
 # usage: Tests/cli/swift_import_test.sh path/to/traitlab
 # Builds traitlab-swift-import (scripts/build-swift-import.sh; swift-syntax).
@@ -54,53 +55,56 @@ if [ -n "$summary" ]; then
 fi
 if [ "$unit_rc" -ne 0 ] && [ "${bad:-0}" -eq 0 ]; then RC=$unit_rc; OUT=$(tail -20 <<<"$unit"); ERR=""; fail "swift test of SwiftImport"; fi
 
-# --- The talk's and Apple's definitions -------------------------------------
+# --- An app's definitions (Tests/fixtures/swift/app) -----------------------
 run "$TL" swift import Tests/fixtures/swift/app -o "$tmp/MyTraits.lua"
 expect "the app's sources import into a plugin file" '[ $RC -eq 0 ] && [ -z "$OUT" ] && [ -s "$tmp/MyTraits.lua" ]'
 skipped() { grep -q "not translated: Tests/fixtures/swift/app/Untranslatable.swift:$1: $2: $3" <<<"$ERR"; }
-expect "a computed default is listed with file:line and skipped" 'skipped 7 LastSyncTrait "its default value is computed (\`Date()\`)"'
-expect "a class-typed value is listed and skipped" 'skipped 15 SessionTrait "its value is class-typed (Session)"'
-expect "a custom Equatable is listed and skipped" 'skipped 25 MarginsTrait "its value type Margins has a custom Equatable"'
+expect "a computed default is listed with file:line and skipped" 'skipped 10 DraftIDTrait "its default value is computed (\`UUID()\`)"'
+expect "a class-typed value is listed and skipped" 'skipped 19 LogbookTrait "its value is class-typed (Logbook)"'
+expect "a custom Equatable is listed and skipped" 'skipped 30 ToleranceTrait "its value type Tolerance has a custom Equatable"'
 expect "a bridge that is no property mapping is listed; its key still imports" \
-  'skipped 60 "HalfBadgeKey'"'"'s bridge" "read(from:) does more than return one trait property" && grep -q "name = \"halfBadge\"" "$tmp/MyTraits.lua"'
+  'skipped 63 "UnitScaleKey'"'"'s bridge" "read(from:) does more than return one trait property" && grep -q "name = \"unitScale\"" "$tmp/MyTraits.lua"'
 if command -v luacheck >/dev/null; then
   expect "the plugin is luacheck-clean" 'luacheck "$tmp/MyTraits.lua" --no-color >/dev/null'
 fi
 expect "the plugin header lists what was not translated" 'grep -c "^--   Tests/fixtures/swift/app/Untranslatable.swift:" "$tmp/MyTraits.lua" | grep -qx 4'
 
 cat > "$tmp/check_app.lua" <<'LUA'
--- Sources: WWDC23 10057 (MyAppThemeTrait: name "Theme", identifier
--- "com.myapp.theme", affectsColorAppearance, the bridge through myAppTheme),
--- Apple's article (ContainedInSettingsTrait, default false), Apple's
--- UITraitDefinition page (enum Theme: Int), useyourloaf (FeatureOneTrait).
+-- What each fixture declares (its comment says which documented behaviour).
 local function def(p) return assert(traits.named(p), "no trait " .. p) end
-local t = def("myAppTheme")
-assert(t.name == "Theme" and t.identifier == "com.myapp.theme" and t.affectsColorAppearance == true, "MyAppThemeTrait's fields")
-assert(t.default == "standard" and table.concat(t.cases, ",") == "standard,pastel,bold,monochrome", "MyAppTheme's cases")
-local c = def("containedInSettings")
-assert(c.name == "ContainedInSettingsTrait" and c.default == false and c.identifier == nil and not c.affectsColorAppearance,
-  "ContainedInSettingsTrait: UIKit's defaults (the type's name, no identifier)")
-assert(def("featureOne").default == false, "FeatureOneTrait")
-assert(table.concat(def("theme").cases, ",") == "standard,monochrome", "an Int enum imports its case names")
-assert(def("badgeStyle").default == "number", "a String raw value is the Lua case")
-local s = def("spacing").default
-assert(s.horizontal == 16.0 and s.vertical == 4.0 and math.type(s.vertical) == "float", "a memberwise struct default is a table")
-assert(traits.named("lastSync") == nil and traits.named("session") == nil and traits.named("margins") == nil, "skipped traits are not defined")
+local t = def("mapPalette")
+assert(t.name == "Map palette" and t.identifier == "app.fieldnote.map-palette" and t.affectsColorAppearance == true,
+  "MapPaletteTrait's name, identifier and affectsColorAppearance")
+assert(t.default == "topographic" and table.concat(t.cases, ",") == "topographic,aerial,nightVision,highContrast",
+  "MapPalette's cases, declared after the trait")
+local c = def("isInComposeFlow")
+assert(c.name == "ComposeFlowTrait" and c.default == false and c.identifier == nil and not c.affectsColorAppearance,
+  "ComposeFlowTrait: UIKit's defaults (the type's name, no identifier)")
+assert(def("offlineMaps").default == false, "OfflineMapsTrait, from its UIMutableTraits accessor")
+local u = def("distanceUnit")
+assert(table.concat(u.cases, ",") == "kilometres,miles" and u.default == "kilometres", "an Int enum imports its case names")
+assert(def("marker").default == "map-pin", "a String raw value is the Lua case")
+local inset = def("trailInset")
+assert(inset.identifier == "app.fieldnote.trail-inset", "TrailInsetTrait's identifier")
+local s = inset.default
+assert(s.leading == 6.0 and s.trailing == 12.0 and math.type(s.leading) == "float", "a memberwise struct default is a table")
+assert(traits.named("draftID") == nil and traits.named("logbook") == nil and traits.named("tolerance") == nil,
+  "skipped traits are not defined")
 -- The bridge works in TraitLab: a SwiftUI view hosted below a scene override
--- sees the trait through EnvironmentValues.myAppTheme.
+-- sees the trait through EnvironmentValues.mapPalette.
 local scene = ui.WindowScene { screen = ui.Screen {} }
 local window = ui.Window { windowScene = scene }
-local view = swiftui.View { name = "V", body = function(env) return env.myAppTheme .. "/" .. env.accentName end }
+local view = swiftui.View { name = "V", body = function(env) return env.mapPalette .. "/" .. env.trailColor end }
 window.rootViewController = ui.HostingController { rootView = view }
-scene.traitOverrides.myAppTheme = "bold"
+scene.traitOverrides.mapPalette = "nightVision"
 ui.update()
-assert(view.rendered == "bold/blue", "bridged read: " .. tostring(view.rendered))
+assert(view.rendered == "nightVision/ochre", "bridged read: " .. tostring(view.rendered))
 print("app checks passed")
 LUA
 run "$TL" --plugin "$tmp/MyTraits.lua" "$tmp/check_app.lua"
-expect "the imported plugin loads and defines the talk's and Apple's traits, enums, keys and bridge" '[ $RC -eq 0 ] && [ "$OUT" = "app checks passed" ]'
-OUT=$(printf 'print(traits.collection { myAppTheme = "pastel" }.myAppTheme)\n' | "$TL" --plugin "$tmp/MyTraits.lua" 2>&1); RC=$?; ERR=""
-expect "traitlab --plugin MyTraits.lua explores the app's traits" '[ $RC -eq 0 ] && [ "$OUT" = "pastel" ]'
+expect "the imported plugin loads and defines the app's traits, enums, keys and bridge" '[ $RC -eq 0 ] && [ "$OUT" = "app checks passed" ]'
+OUT=$(printf 'print(traits.collection { mapPalette = "aerial" }.mapPalette)\n' | "$TL" --plugin "$tmp/MyTraits.lua" 2>&1); RC=$?; ERR=""
+expect "traitlab --plugin MyTraits.lua explores the app's traits" '[ $RC -eq 0 ] && [ "$OUT" = "aerial" ]'
 
 # The REPL, as a person would use it (tmux: type, read the screen).
 if command -v tmux >/dev/null; then
@@ -110,18 +114,18 @@ if command -v tmux >/dev/null; then
   type_line() { tmux -S "$sock" send-keys -t repl -l -- "$1"; tmux -S "$sock" send-keys -t repl Enter; }
   HOME="$tmp" tmux -S "$sock" new-session -d -s repl -x 160 -y 40 "$TL --plugin $tmp/MyTraits.lua; sleep 30"
   wait_for "Type :help"
-  type_line 'traits.named("myAppTheme").identifier'
-  if wait_for "com.myapp.theme"; then pass "the REPL with --plugin MyTraits.lua sees the app's traits"; else RC=1; OUT=$(screen); ERR=""; fail "the REPL with --plugin MyTraits.lua sees the app's traits"; fi
+  type_line 'traits.named("mapPalette").identifier'
+  if wait_for "app.fieldnote.map-palette"; then pass "the REPL with --plugin MyTraits.lua sees the app's traits"; else RC=1; OUT=$(screen); ERR=""; fail "the REPL with --plugin MyTraits.lua sees the app's traits"; fi
   type_line 'tc = traits.collection {}'
-  tmux -S "$sock" send-keys -t repl -l -- 'tc.containedInSett'
+  tmux -S "$sock" send-keys -t repl -l -- 'tc.isInCompose'
   tmux -S "$sock" send-keys -t repl Tab
-  if wait_for "> tc.containedInSettings"; then pass "... and completes their property names"; else RC=1; OUT=$(screen); ERR=""; fail "... and completes their property names"; fi
+  if wait_for "> tc.isInComposeFlow"; then pass "... and completes their property names"; else RC=1; OUT=$(screen); ERR=""; fail "... and completes their property names"; fi
   tmux -S "$sock" kill-server 2>/dev/null
 fi
 
-run "$TL" swift import Tests/fixtures/swift/app/FeatureOne.swift
+run "$TL" swift import Tests/fixtures/swift/app/Flags.swift
 expect "without -o the plugin goes to standard output, named 'imported'" '[ $RC -eq 0 ] && grep -q "name = \"imported\"" <<<"$OUT" && [ -z "$ERR" ]'
-run "$TL" swift import --name AppTraits Tests/fixtures/swift/app/FeatureOne.swift
+run "$TL" swift import --name AppTraits Tests/fixtures/swift/app/Flags.swift
 expect "--name names the plugin" '[ $RC -eq 0 ] && grep -q "name = \"AppTraits\"" <<<"$OUT"'
 printf 'struct Plain { var x = 1 }\n' > "$tmp/plain.swift"
 run "$TL" swift import "$tmp/plain.swift"
@@ -134,9 +138,9 @@ printf 'struct Broken: UITraitDefinition { static let defaultValue = \n' > "$tmp
 run "$TL" swift import "$tmp/broken.swift"
 expect "source that does not parse gives no definitions, not a crash" '[ $RC -eq 1 ] && grep -q "Broken: its default value does not parse" <<<"$ERR"'
 mkdir -p "$tmp/evil"
-cp Tests/fixtures/swift/app/FeatureOne.swift "$tmp/evil/x"$'\n'"error('injected')--.swift"
+cp Tests/fixtures/swift/app/Flags.swift "$tmp/evil/x"$'\n'"error('injected')--.swift"
 run "$TL" swift import "$tmp/evil" -o "$tmp/evil.lua"
-OUT=$("$TL" --plugin "$tmp/evil.lua" -e 'print(traits.named("featureOne").default)' 2>&1); RC=$?
+OUT=$("$TL" --plugin "$tmp/evil.lua" -e 'print(traits.named("offlineMaps").default)' 2>&1); RC=$?
 expect "a file name with a newline cannot put code in the plugin's comments" '[ $RC -eq 0 ] && [ "$OUT" = "false" ]'
 mkdir -p "$tmp/bin"
 cp "$TL" "$tmp/bin/traitlab"
