@@ -309,7 +309,12 @@ extension LuaHost {
         guard let src = tl_embedded_source("sandbox", &len) else {
             throw LuaError.message("the sandbox module is missing from this build")
         }
-        guard luaL_loadbufferx(L, src, len, "=traitlab.sandbox", "t") == LUA_OK, tl_pcall(L, 0, 1) == LUA_OK else {
+        guard luaL_loadbufferx(L, src, len, "=traitlab.sandbox", "t") == LUA_OK else {
+            throw LuaError.message("cannot load the sandbox module: \(popError())")
+        }
+        // Its one argument: realpath, with which `require` checks where a module really is.
+        lua_pushcclosure(L, tl_lua_realpath, 0)
+        guard tl_pcall(L, 1, 1) == LUA_OK else {
             throw LuaError.message("cannot load the sandbox module: \(popError())")
         }
     }

@@ -179,6 +179,11 @@ extension LuaHost {
         lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
         lua_pushcclosure(L, tl_xpcall, 0); L.rawSet(t, "xpcall")
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
+        lua_pushcclosure(L, tl_lua_realpath, 0); L.rawSet(t, "realpath")
+        lua_pushcclosure(L, tl_lua_file_kind, 0); L.rawSet(t, "file_kind")
+        lua_pushcclosure(L, tl_lua_read_regular, 0); L.rawSet(t, "read_regular")
+        lua_pushcclosure(L, tl_lua_write_regular, 0); L.rawSet(t, "write_regular")
+        lua_pushcclosure(L, tl_lua_make_folder, 0); L.rawSet(t, "make_folder")
         if (try? pushSandboxModule()) != nil { L.rawSet(t, "sandbox") }
         fn("trust") { c in
             tl_spec_trust(try c.string(1))
@@ -216,18 +221,6 @@ extension LuaHost {
             c.L.push(env.needsTraitUpdate || c.host.world.needsUpdate)
             c.L.push(def.property)
             return 3
-        }
-        // make_directories(path): mkdir -p, without a shell.
-        fn("make_directories") { c in
-            let path = try c.string(1)
-            var built = path.hasPrefix("/") ? "" : "."
-            for part in path.split(separator: "/") where !part.isEmpty {
-                built += "/" + part
-                if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                    throw LuaError.message("cannot make the folder \(built): \(String(cString: strerror(errno)))")
-                }
-            }
-            return 0
         }
         fn("full_tracebacks") { c in
             tl_set_full_tracebacks(lua_toboolean(c.L, 1))

@@ -297,6 +297,18 @@ void tl_clear_over_limit(lua_State *L);
 int tl_dup(int fd);
 int tl_dup2(int from, int to);
 
+// ---- Files sandboxed code reaches only through checks (files.c) ----
+// Lua C functions: realpath(path) -> canonical path or nil; file_kind(path)
+// -> "file" | "directory" | "link" | "other" | nil (lstat: a link is a link);
+// read_regular(path) -> text, or nil and why (never through a link);
+// write_regular(path, text) -> true, or nil and why (a link there is replaced);
+// make_folder(path) -> true, or nil and why (a link in its place is refused).
+int tl_lua_realpath(lua_State *L);
+int tl_lua_file_kind(lua_State *L);
+int tl_lua_read_regular(lua_State *L);
+int tl_lua_write_regular(lua_State *L);
+int tl_lua_make_folder(lua_State *L);
+
 // ---- Deadlines (--timeout) ----
 // One process-wide deadline on the monotonic clock, kept by a POSIX timer whose
 // SIGALRM handler calls tl_interrupt(L, 1). No thread: a second thread would

@@ -283,6 +283,59 @@ if opts.sandbox then
   string.dump = nil   -- ("").dump reaches the real string table
 end
 
+-- The search paths the process started with. Under --sandbox busted's own
+-- `require` (which loads its modules, luassert's, output handlers and
+-- languages on demand) searches only these: busted adds './src/?.lua' and
+-- the .busted file's lpath to package.path, and a module there (a
+-- src/busted/outputHandlers/plainTerminal.lua beside the specs, an lpath of
+-- "./payload.lua", which every name matches) would otherwise run outside the
+-- sandbox. Spec code has a `require` of its own (the sandbox's).
+local startPath, startCpath = package.path, package.cpath
+if opts.sandbox then
+  local searchpath, loadlib, loadfile = package.searchpath, package.loadlib, loadfile
+  package.searchers[2] = function(name)
+    local file, err = searchpath(name, startPath)
+    if not file then return '\n\t' .. err end
+    local chunk, message = loadfile(file, 't')
+    if not chunk then
+      error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, message), 0)
+    end
+    return chunk, file
+  end
+  package.searchers[3] = function(name)
+    local file, err = searchpath(name, startCpath)
+    if not file then return '\n\t' .. err end
+    -- As loadlib.c names the open function: the part before a hyphen first,
+    -- then the part after it.
+    local before, after = name:match('^([^-]*)%-(.*)$')
+    local f, message = loadlib(file, 'luaopen_' .. (before or name):gsub('%.', '_'))
+    if not f and after then f, message = loadlib(file, 'luaopen_' .. after:gsub('%.', '_')) end
+    if not f then
+      error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, message), 0)
+    end
+    return f, file
+  end
+  package.searchers[4] = nil
+end
+
+-- The path the sandbox's `require` searches: the one the process started
+-- with, and what busted added (--lpath, .busted's lpath, './src') only where
+-- its folder really is inside the folder the specs run from.
+local function sandboxPath()
+  local start, out = {}, {}
+  for template in startPath:gmatch('[^;]+') do start[template] = true end
+  local here = tl.realpath('.')
+  for template in package.path:gmatch('[^;]+') do
+    local keep = start[template]
+    if not keep and here then
+      local folder = tl.realpath(sandbox.templateFolder(template))
+      keep = folder ~= nil and (folder == here or sandbox.inside(folder, here))
+    end
+    if keep then out[#out + 1] = template end
+  end
+  return table.concat(out, ';')
+end
+
 local bustedSpecAPI = {}
 for _, k in ipairs { 'describe', 'context', 'insulate', 'expose', 'it', 'spec', 'test', 'pending',
                      'before_each', 'after_each', 'setup', 'teardown', 'lazy_setup', 'lazy_teardown',
@@ -368,7 +421,7 @@ end
 -- --lpath included).
 local specGlobals
 local function sandboxGlobals()
-  specGlobals = specGlobals or newSandbox(package.path)
+  specGlobals = specGlobals or newSandbox(sandboxPath())
   return specGlobals
 end
 
@@ -409,9 +462,18 @@ local function checkSandboxedConfig(config, file)
           return ("%s: --sandbox: the option '%s' of task '%s' would run code outside the sandbox"):format(file, k, tostring(task))
         end
       end
+      -- Handler arguments reach the handler as they are; one that is not an
+      -- option names a file (junit writes its document to Xoutput's first).
+      local handlerArgs = options.Xoutput
+      if type(handlerArgs) ~= 'table' then handlerArgs = { handlerArgs } end
+      for _, a in pairs(handlerArgs) do
+        if type(a) ~= 'string' or not a:match('^%-') then
+          return ("%s: --sandbox: the output handler argument '%s' of task '%s' would name a file to write; give it on the command line instead"):format(file, tostring(a), tostring(task))
+        end
+      end
       local output = options.output or options.o
       if output ~= nil and (type(output) ~= 'string' or not output:match('^[%w_]+$')
-                            or not package.searchpath('busted.outputHandlers.' .. output, package.path)) then
+                            or not package.searchpath('busted.outputHandlers.' .. output, startPath)) then
         return ("%s: --sandbox: the output handler '%s' of task '%s' is not one of busted's own"):format(file, tostring(output), tostring(task))
       end
     end
@@ -432,7 +494,7 @@ if opts.sandbox then
         if not f then return nil, err end
         local text = f:read('a') or ''
         f:close()
-        local chunk, message = sandbox.load(newSandbox(package.path))(text, '@' .. file, 't')
+        local chunk, message = sandbox.load(newSandbox(sandboxPath()))(text, '@' .. file, 't')
         if not chunk then return nil, message end
         return function()
           local ok, config = guarded(chunk)
@@ -715,8 +777,29 @@ registerAssertion('has_trait', hasTrait)
 -- the first run (and by --update-snapshots); a difference fails with a
 -- diff. NAME defaults to the test's full name (a second snapshot in one test
 -- gets " 2", ...). Under --sandbox a missing snapshot fails instead of being
--- written: sandboxed specs choose no file to write.
+-- written: sandboxed specs choose no file to write. Only real folders and
+-- regular files are read or written there: a symbolic link is never
+-- followed (--update-snapshots replaces one), and nothing of it is quoted.
 local snapshotCounts = setmetatable({}, { __mode = 'k' })
+
+-- FNV-1a, 64 bits, as 16 hex digits: tells apart names whose file names
+-- would otherwise be the same.
+local function nameHash(text)
+  local h = -3750763034362895579   -- 0xcbf29ce484222325
+  for i = 1, #text do
+    h = (h ~ text:byte(i)) * 1099511628211
+  end
+  return ('%016x'):format(h)
+end
+
+-- The file name of a snapshot: the name itself when it is short and made of
+-- characters every file system keeps; otherwise a readable part of it and
+-- the hash of the whole name, so distinct names never share a file.
+local function snapshotFileName(name)
+  local safe = name:gsub('[^%w%-_ ,%.%(%)%[%]=]', '_'):gsub('^%.+', '_')
+  if safe == name and #safe <= 120 then return safe .. '.txt' end
+  return safe:sub(1, 100) .. ' #' .. nameHash(name) .. '.txt'
+end
 
 local function snapshotPlace(name)
   local busted = currentBusted
@@ -735,11 +818,10 @@ local function snapshotPlace(name)
       if snapshotCounts[test] > 1 then name = name .. ' ' .. snapshotCounts[test] end
     end
   end
-  -- One file name: no folder, no leading dot, printable.
-  local safe = tostring(name):gsub('[^%w%-_ ,%.%(%)%[%]=]', '_'):gsub('^%.+', '_'):sub(1, 120)
+  name = tostring(name)
   local dir = tostring(file.name):match('^(.*)/') or '.'
   local spec = tostring(file.name):match('([^/]+)$'):gsub('%.lua$', '')
-  return dir .. '/__snapshots__/' .. spec, safe .. '.txt', name
+  return { dir .. '/__snapshots__', dir .. '/__snapshots__/' .. spec }, snapshotFileName(name), name
 end
 
 -- The lines of `a` and `b` with a unified-style mark: ' ' kept, '-' only in
@@ -765,24 +847,40 @@ local function diff(a, b)
   return table.concat(out, '\n')
 end
 
+-- Why the snapshot folders cannot be used (a link, a file), or nil.
+local function unusableFolder(folders)
+  for _, folder in ipairs(folders) do
+    local kind = tl.file_kind(folder)
+    if kind ~= nil and kind ~= 'directory' then
+      return ('%s is %s, not a folder of snapshots (it is not followed)'):format(folder, kind == 'link' and 'a symbolic link' or 'a file')
+    end
+  end
+end
+
 local function matchesSnapshot(state, arguments)
   local node, name = arguments[1], arguments[2]
   local text = ui.dump(node, 'tree', 100)
-  local dir, file, shown = snapshotPlace(name)
+  local folders, file, shown = snapshotPlace(name)
+  local dir = folders[#folders]
   local path = dir .. '/' .. file
-  local f = io.open(path, 'rb')
-  local kept = f and f:read('a')
-  if f then f:close() end
+  local bad = unusableFolder(folders)
+  if bad then return false, ('cannot use the snapshot "%s": %s'):format(shown, bad) end
+  local kept, why = tl.read_regular(path)
+  if kept == nil and why ~= 'missing' and not (opts.update_snapshots and not opts.sandbox) then
+    return false, ('the snapshot "%s" at %s is %s: snapshots are regular files, and this one is not read%s'):format(
+      shown, path, why, opts.sandbox and '' or ' (--update-snapshots replaces it)')
+  end
   local message, ok
   if kept == nil or (opts.update_snapshots and kept ~= text) then
     if opts.sandbox then
       ok, message = false, ('no snapshot "%s" at %s: under --sandbox snapshots are not written; run traitlab test --update-snapshots without --sandbox to write it'):format(shown, path)
     else
-      tl.make_directories(dir)
-      local out, err = io.open(path, 'wb')
-      if not out then error(('cannot write the snapshot %s: %s'):format(path, tostring(err)), 0) end
-      out:write(text)
-      out:close()
+      for _, folder in ipairs(folders) do
+        local made, err = tl.make_folder(folder)
+        if not made then error(('cannot write the snapshot %s: %s is %s'):format(path, folder, err), 0) end
+      end
+      local written, err = tl.write_regular(path, text)
+      if not written then error(('cannot write the snapshot %s: %s'):format(path, tostring(err)), 0) end
       ok, message = true, ('snapshot "%s" written to %s'):format(shown, path)
     end
   else
@@ -1102,6 +1200,21 @@ local function runWorkers(busted, suite)
       if combo then combinationOf[e] = combo end
       busted.publish({ 'error', 'file' }, e, nil, (combo and combo.label .. ' ' or '') .. file.name .. ': ' .. r.crash, trace)
     end
+  end
+end
+
+if opts.sandbox then
+  -- Spec files are text under --sandbox, as scripts and helpers are: a binary
+  -- chunk can break the VM (a malformed one crashes it).
+  local loader = require 'busted.modules.files.lua'
+  local load = loader.load
+  loader.load = function(...)
+    local realLoadfile = loadfile
+    loadfile = function(file) return realLoadfile(file, 't') end
+    local ret = table.pack(pcall(load, ...))
+    loadfile = realLoadfile
+    if not ret[1] then error(ret[2], 0) end
+    return table.unpack(ret, 2, ret.n)
   end
 end
 

@@ -8,6 +8,9 @@
 -- reach, since the sandbox's `debug` has no getupvalue.
 local M = {}
 
+-- realpath(path): the canonical path, or nil (files.c); passed by the host.
+local realpath = ...
+
 local open, load, type, error, select, ipairs = io.open, load, type, error, select, ipairs
 local format, gsub, gmatch, find, sub, byte = string.format, string.gsub, string.gmatch, string.find, string.sub, string.byte
 local concat = table.concat
@@ -55,7 +58,8 @@ end
 -- A source file read as luaL_loadfilex reads it (a UTF-8 byte order mark and
 -- a first line starting with '#' are skipped, the line kept for numbering),
 -- compiled as text only.
-local function loadSource(name, file, env)
+local function loadSource(name, file, env, shownFile)
+  shownFile = shownFile or file
   local f = open(file, 'rb')
   if not f then return nil end
   local text, err = f:read('a')
@@ -63,8 +67,8 @@ local function loadSource(name, file, env)
   if type(text) ~= 'string' then return nil, err end   -- a folder opens, but does not read
   if sub(text, 1, 3) == '\239\187\191' then text = sub(text, 4) end
   if byte(text, 1) == 35 then text = gsub(text, '^[^\n]*', '', 1) end
-  local chunk, message = load(text, '@' .. file, 't', env)
-  if not chunk then error(format("error loading module '%s' from file '%s':\n\t%s", name, file, message), 0) end
+  local chunk, message = load(text, '@' .. shownFile, 't', env)
+  if not chunk then error(format("error loading module '%s' from file '%s':\n\t%s", name, shownFile, message), 0) end
   return chunk
 end
 
@@ -75,13 +79,41 @@ local function settle(loaded, name, result)
   if loaded[name] == nil then loaded[name] = true end
 end
 
+-- The folder a path template searches: its text before the first '?', up to
+-- the last '/' ('./' when there is none).
+local function templateFolder(template)
+  return (template:match('^[^?]*')):match('^(.*/)') or './'
+end
+M.templateFolder = templateFolder
+
+-- Whether the real path `file` lies inside the real folder `folder`.
+local function inside(file, folder)
+  if folder == '/' then return true end
+  return sub(file, 1, #folder + 1) == folder .. '/'
+end
+M.inside = inside
+
+-- Where a module found through `template` may really be: inside the
+-- template's real folder. A folder of Lua's versioned module trees
+-- (/usr/share/lua/5.4) counts with its siblings: Debian installs many modules
+-- as links to ../5.1.
+local function realFolder(template)
+  local real = realpath(templateFolder(template))
+  if not real then return nil end
+  local parent, last = real:match('^(.*)/(%d+%.%d+)$')
+  if parent and parent ~= '' and last then return parent end
+  return real
+end
+
 -- A `require` for sandboxed code. It finds, in order: what `loaded` holds,
 -- `preload`, `extra(name)` (plugins the command line loaded, busted's spec
 -- API), then Lua source modules on `path`, the search path the process
 -- started with (a later change to package.path finds nothing new), loaded
--- as text with `env` as their globals. No C library, no binary chunk.
--- Every dot of the name becomes the folder separator, so the file name has
--- no '..' and stays below the folders of the path's own templates.
+-- as text with `env` as their globals. No C library, no binary chunk, and
+-- only files named `.lua` that really are inside the folder of the template
+-- that found them, symbolic links resolved (a link to ../secret.env, or to a
+-- .lua file outside, is no module). Every dot of the name becomes the folder
+-- separator, so the file name has no '..'.
 function M.require(env, loaded, preload, path, extra)
   return function(name)
     if type(name) ~= 'string' then
@@ -104,15 +136,24 @@ function M.require(env, loaded, preload, path, extra)
       local fname = gsub(name, '%.', '/')
       for template in gmatch(path, '[^;]+') do
         local file = gsub(template, '%?', (gsub(fname, '%%', '%%%%')))
-        local chunk = loadSource(shown, file, env)
-        if chunk then
-          settle(loaded, name, chunk(name, file))
-          return loaded[name], file
+        local real = realpath(file)
+        local why
+        if real then
+          local folder = realFolder(template)
+          if sub(real, -4) ~= '.lua' then why = ' (not a .lua file)'
+          elseif not folder or not inside(real, folder) then why = ' (outside its folder)' end
+          if not why then
+            local chunk = loadSource(shown, real, env, file)
+            if chunk then
+              settle(loaded, name, chunk(name, file))
+              return loaded[name], file
+            end
+          end
         end
-        tried[#tried + 1] = format("\n\tno file '%s'", file)
+        tried[#tried + 1] = format("\n\tno file '%s'%s", file, why or '')
       end
     end
-    tried[#tried + 1] = '\n\t(the sandbox finds preloaded modules, plugins the command line named and Lua source modules on the path the process started with)'
+    tried[#tried + 1] = '\n\t(the sandbox finds preloaded modules, plugins the command line named and .lua source modules inside the folders of the path the process started with)'
     error(concat(tried), 2)
   end
 end
