@@ -1,4 +1,4 @@
--- The order of one update, as UIKit runs it (SPEC section 6):
+-- The order of one update, as UIKit runs it (docs/guide.md, "The update cycle"):
 --   viewDidLoad sees the predicted traits (ui.Screen.main's: an iPhone, compact);
 --   viewWillAppear still sees them (stale: the view is not in the window yet);
 --   viewIsAppearing runs once the window laid the view out: fresh traits (an iPad, regular);

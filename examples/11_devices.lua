@@ -1,6 +1,6 @@
 -- Devices, orientations and scene sizes: an iPad scene goes from full screen
 -- to Split View, Slide Over and back, then the iPad turns, and a view prints
--- what it sees at each step (SPEC §13). The size classes come from Apple's
+-- what it sees at each step (docs/devices.md). The size classes come from Apple's
 -- tables (docs/devices.md): the layout guidelines' device size classes, their
 -- multitasking table for Split View, and Slide Over's compact width.
 -- Run: traitlab examples/11_devices.lua   (with -i, then `:tree ipad`, `:why list horizontalSizeClass`)

@@ -4,8 +4,8 @@
 -- and type checks for scripts run by `traitlab`. Never run; `.luarc.json` at the
 -- repository root puts this folder on LuaLS's `workspace.library`.
 --
--- The contract is SPEC.md; this file follows it and the bindings in
--- Sources/TraitLabLua. Tests/scenarios/editor_definitions_spec.lua compares the
+-- It follows the bindings in Sources/TraitLabLua and the API the README and
+-- docs/guide.md describe. Tests/scenarios/editor_definitions_spec.lua compares the
 -- names declared here with the live API, so keep to the layout it reads:
 --   * a `---@class Name[: Parent]` line, then its `---@field` lines, and right
 --     after them at most one `local NAME = {}` or `NAME = {}` that binds the
@@ -29,7 +29,7 @@
 ---A trait named by its definition or by its property name (`"horizontalSizeClass"`).
 ---@alias TraitKey TraitDefinition|string
 
--- System trait cases, with UIKit's names (SPEC §3).
+-- System trait cases, with UIKit's names (docs/guide.md, "Traits and trait collections").
 
 ---@alias UIUserInterfaceIdiom "unspecified"|"phone"|"pad"|"tv"|"carPlay"|"mac"|"vision"
 ---@alias UIUserInterfaceStyle "unspecified"|"light"|"dark"

@@ -50,7 +50,8 @@ for views in "${sizes[@]}"; do
 done
 
 # Each shape of tree, built from Swift and from Lua, at the largest size: the
-# instructions behind issue 14's Lua-built-vs-Swift-built ratios.
+# instructions behind the Lua-built-vs-Swift-built ratios (docs/performance.md,
+# "Trees built from Lua").
 views=${sizes[${#sizes[@]}-1]}
 echo
 printf '%-40s %14s %14s %10s\n' "root change, $views views, per view" "Swift-built" "Lua-built" "ratio"
@@ -90,7 +91,7 @@ if [ -n "$root_per_view" ]; then
   verdict=$(awk -v x="$root_per_view" 'BEGIN { print (x <= 400 ? "PASS" : "MISS") }')
   ratio=$(awk -v x="$root_per_view" 'BEGIN { printf "%.2f", x / 400 }')
   echo
-  echo "$verdict  root change at 100k views: $root_per_view instructions per view, limit 400 ($ratio of the limit; issue 14)"
+  echo "$verdict  root change at 100k views: $root_per_view instructions per view, limit 400 ($ratio of the limit)"
   if [ -n "${lua_per_view:-}" ]; then
     echo "      the same tree built from Lua (lua-root-change): $lua_per_view instructions per view"
   fi

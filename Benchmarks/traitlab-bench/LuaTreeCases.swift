@@ -4,7 +4,7 @@ import Glibc
 import TraitEngine
 import TraitLabLua
 
-// Trees as users build them (issue 14): a Lua script creates `ui.View {}`
+// Trees as users build them (docs/performance.md, "Trees built from Lua"): a Lua script creates `ui.View {}`
 // objects and `addSubview`s them, exactly like an app would; beside them the
 // same trees built from Swift, and a plain-Lua reference that does the same
 // job with tables (parent pointers, overrides, collections shared while a

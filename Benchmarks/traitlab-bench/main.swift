@@ -3,7 +3,7 @@ import Glibc
 #endif
 import TraitEngine
 
-// traitlab-bench: the figures behind the performance targets of issue 8, as a
+// traitlab-bench: the figures behind the performance targets (docs/performance.md), as a
 // table, each comparison measured side by side in one run. It reads in the
 // order a run happens: options, the cases (propagation, dispatch, Lua bridge,
 // host, memory), the figures, the targets, the checks.
@@ -38,7 +38,7 @@ struct Options {
     var startRuns: Int { quick ? 3 : 31 }
     var workRuns: Int { quick ? 1 : 7 }
     var workload: (fib: Int, size: Int) { quick ? (22, 30_000) : (30, 400_000) }
-    /// Trees built from Lua (issue 14): sizes, runs, object loops, memory.
+    /// Trees built from Lua: sizes, runs, object loops, memory.
     var luaTreeSizes: [Int] { quick ? [1_000, 10_000] : [10_000, 100_000] }
     func luaTreeIterations(for views: Int) -> Int { quick ? 2 : (views >= 100_000 ? 15 : 25) }
     var luaObjects: Int { quick ? 2_000 : 200_000 }
@@ -302,7 +302,7 @@ func runAll(_ o: Options) -> Int32 {
     print(row("collections allocated per update", [collectionsPerUpdate], width: 0))
     report.check("memory case runs", m.error == nil, m.error ?? "")
 
-    // Trees built from Lua (issue 14), beside the same trees built from Swift and a plain-Lua reference.
+    // Trees built from Lua, beside the same trees built from Swift and a plain-Lua reference.
     var trees: [TreeFigures] = []
     for n in o.luaTreeSizes {
         for v in TreeVariant.allCases {
@@ -390,7 +390,7 @@ func runAll(_ o: Options) -> Int32 {
     report.target("pure-Lua work vs lua5.4", h.workTraitlab / h.workLua, limit: 1.05) { ratio($0) }
     report.target("pure-Lua work with --timeout vs lua5.4", h.workTraitlabTimeout / h.workLua, limit: 1.05) { ratio($0) }
     report.target("peak resident bytes per view at \(short(o.memoryViews))", m.bytesPerView, limit: 300) { fixed($0, 0) + " B" }
-    // Issue 14: trees and objects built from Lua.
+    // Trees and objects built from Lua.
     let limits: [TreeVariant: Double] = [.plain: 1.25, .registration: 3, .layout: 3]
     for v in TreeVariant.allCases {
         report.target("Lua-built vs Swift-built, \(v.label), \(short(luaTop))", tree(luaTop, v).map { $0.luaBuilt / $0.swiftBuilt },

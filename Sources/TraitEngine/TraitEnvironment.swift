@@ -192,7 +192,7 @@ struct EnvironmentFlags: OptionSet {
 }
 
 /// The fields of an environment that most environments leave empty, held
-/// apart so that the object every environment pays for stays small (issue 14:
+/// apart so that the object every environment pays for stays small (here:
 /// a view is 88 bytes, a 96-byte heap chunk, where these fields made it 176).
 /// Made on first use; an update reaches it only through a bit of
 /// ``EnvironmentFlags`` that says the field it wants is set. What an update

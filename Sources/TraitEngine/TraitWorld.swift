@@ -518,7 +518,7 @@ public final class TraitWorld {
     }
 
     /// The single top-down traversal of the dirty part of the tree below
-    /// `root` (SPEC section 6), with an explicit stack (trees can be far deeper
+    /// `root` (docs/guide.md, "The update cycle"), with an explicit stack (trees can be far deeper
     /// than the thread's stack allows). Each environment, when entered:
     /// updates its collection and delivers its change callbacks; a controller's
     /// view then gives `viewIsAppearing` when its controller is appearing; then
@@ -786,8 +786,8 @@ public final class TraitWorld {
     /// `.notPlain`, with `s` unchanged, when `s` is not such a subview (the
     /// general path handles it), `.hasSubviews` when its subviews come next.
     ///
-    /// A subview that would be plain but for its registrations (issue 14,
-    /// fourth round) takes its collection here too and gives `.registered`:
+    /// A subview that would be plain but for its registrations
+    /// takes its collection here too and gives `.registered`:
     /// the caller then runs the rest of `apply` (``deliverRegistered(_:_:render:)``)
     /// and of `enter`.
     @inline(__always)

@@ -290,7 +290,7 @@ extension LuaHost {
     /// Removes what an untrusted script must not reach: files, processes,
     /// native code, and the parts of `debug` that can break the VM.
     func applySandbox() throws {
-        // The rules are written down in README ("The sandbox") and live in
+        // The rules are written down in docs/sandbox.md, "--sandbox", and live in
         // the embedded sandbox.lua, shared with `traitlab test --sandbox`.
         let base = L.top
         defer { L.setTop(base) }

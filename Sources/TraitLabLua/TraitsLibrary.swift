@@ -727,8 +727,8 @@ extension LuaHost {
 
     /// A use of `tc` that depends on every trait (pairs, tostring, ==,
     /// changedTraits, modifyingTraits, encode): tracked, inside a callback
-    /// that tracks `tc`, as a read of every trait (SPEC §7: traits read through
-    /// `self.traitCollection` are tracked, however they are read).
+    /// that tracks `tc`, as a read of every trait (docs/guide.md, "Automatic
+    /// tracking and observable models": such uses are tracked as reads of all).
     /// The callback's list of what it read may then hold every definition:
     /// asked for first.
     func readsEveryTrait(of tc: TraitCollection) throws {

@@ -2,7 +2,7 @@
 import Foundation
 import XCTest
 
-/// The device catalogue and the size classes of window scenes (SPEC section 13),
+/// The device catalogue and the size classes of window scenes (docs/devices.md),
 /// each expectation written here from the source cited beside it.
 final class DeviceCatalogueTests: XCTestCase {
     private func device(_ name: String) throws -> Device { try DeviceCatalogue.device(named: name) }
@@ -185,7 +185,7 @@ final class DeviceCatalogueTests: XCTestCase {
     // MARK: Orientation
 
     func testLandscapeSwapsThePortraitSize() throws {
-        // SPEC section 13: an iPhone 15 Pro Max in landscapeLeft is 932 x 430.
+        // An iPhone 15 Pro Max in landscapeLeft is 932 x 430 (docs/devices.md, "Orientations").
         let phone = try device("iPhone 15 Pro Max")
         XCTAssertEqual(try phone.scene(.full, orientation: .landscapeLeft).size, Size(932, 430))
         XCTAssertEqual(try phone.scene(.full, orientation: .landscapeRight).size, Size(932, 430))
@@ -358,7 +358,7 @@ final class DeviceCatalogueTests: XCTestCase {
                 }
             }
         }
-        // The example in SPEC section 13: the 12.9-inch iPad Pro in landscape is regular at 2/3, compact at 1/3.
+        // The 12.9-inch iPad Pro in landscape is regular at 2/3, compact at 1/3.
         let pro = try device("iPad Pro 12.9-inch (6th generation)")
         XCTAssertEqual(try pro.scene(.twoThirds, orientation: .landscapeRight).sizeClasses.horizontal, .regular)
         XCTAssertEqual(try pro.scene(.oneThird, orientation: .landscapeRight).sizeClasses.horizontal, .compact)

@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Which environment inherits from which, in both hierarchy modes (SPEC section 4).
+/// Which environment inherits from which, in both hierarchy modes (docs/guide.md, "The hierarchy and overrides").
 final class HierarchyFlowTests: XCTestCase {
     private let theme = try! makeTrait("Theme", .enumeration(themeEnum), default: .string("standard"))
 

@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// The JSON reader and writer, and collections encoded by identifier (SPEC section 3).
+/// The JSON reader and writer, and collections encoded by identifier (docs/guide.md, "Traits and trait collections").
 final class JSONTests: XCTestCase {
     // MARK: Reading
 

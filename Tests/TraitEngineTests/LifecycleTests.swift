@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Appearance and layout callbacks of view controllers and views (SPEC section 6).
+/// Appearance and layout callbacks of view controllers and views (docs/guide.md, "The update cycle").
 final class LifecycleTests: XCTestCase {
     private let journal = Journal()
 

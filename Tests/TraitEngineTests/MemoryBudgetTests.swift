@@ -2,7 +2,7 @@
 import XCTest
 
 /// What the engine asks of a ``MemoryBudget`` before it allocates for a
-/// caller (a host capping a script's memory, SPEC section 12), and that a
+/// caller (a host capping a script's memory: docs/sandbox.md, "Memory cap"), and that a
 /// refusal leaves things as they were.
 final class MemoryBudgetTests: XCTestCase {
     struct Refused: Error {}

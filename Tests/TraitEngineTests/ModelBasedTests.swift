@@ -5,10 +5,10 @@ import XCTest
 /// Random sequences of tree edits, overrides, mode switches, screen changes,
 /// device screens, rotations, scene resizes, registrations and updates, on
 /// each OS version, each checked step by step against the reference model in
-/// TraitFlowModel.swift and TraitFlowModelWorld.swift (trait flow per SPEC
-/// section 4, "outside any window never updates", one delivery per change of
-/// a registered trait, size classes from sizes and the version's rules per
-/// section 13).
+/// TraitFlowModel.swift and TraitFlowModelWorld.swift (trait flow as
+/// docs/guide.md, "The hierarchy and overrides", has it: outside any window
+/// nothing updates; one delivery per change of a registered trait; size
+/// classes from sizes and the version's rules as in docs/devices.md).
 ///
 /// A failure prints its seed and a shrunk list of steps. Replay one sequence with
 /// `TRAITLAB_MODEL_SEED=<seed> swift test --filter ModelBasedTests/<test>`;

@@ -4,8 +4,8 @@ import XCTest
 import Glibc
 #endif
 
-/// The engine object's size (issue 14: peak resident bytes per view at 1M
-/// views). A `View` holds only what an update reads of every environment; the
+/// The engine object's size (a performance target: peak resident bytes per
+/// view at 1M views, docs/performance.md). A `View` holds only what an update reads of every environment; the
 /// rest is in `EnvironmentExtras`, made on first use, and `EnvironmentFlags`
 /// says in one byte of the object which of it is set (the update's fast path
 /// tests that byte alone). These tests fail when a stored property added to

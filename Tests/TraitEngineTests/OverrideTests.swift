@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Trait overrides on environments (SPEC section 5).
+/// Trait overrides on environments (docs/guide.md, "The hierarchy and overrides").
 final class OverrideTests: XCTestCase {
     private let theme = try! makeTrait("Theme", .enumeration(themeEnum), default: .string("standard"))
 

@@ -2,7 +2,7 @@
 import XCTest
 
 /// The update's fast path for plain subviews (`TraitWorld.enterPlainSubview`,
-/// docs/performance.md "Engine instructions per view (issue 14, third round)")
+/// docs/performance.md, "History": a fast path for plain subviews)
 /// must do exactly what the general path (`updateOwnTraits` and `enter`) does.
 /// A world with a tracer set never takes the fast path, so two worlds built and
 /// changed alike, one of them traced, must agree on every collection, every
@@ -125,7 +125,7 @@ final class PlainSubviewPathTests: XCTestCase {
     }
 
     /// Views whose only non-plain feature is their registrations take the
-    /// fast path too (issue 14, fourth round), their callbacks run there.
+    /// fast path too (docs/performance.md, "History"), their callbacks run there.
     /// UIKit's semantics, which both paths must give in the same order: a
     /// registration's handler runs after the environment has its new
     /// collection, with the previous one, only when one of its traits

@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// registerForTraitChanges and the catch-all callback (SPEC section 7).
+/// registerForTraitChanges and the catch-all callback (docs/guide.md, "Trait change registration").
 final class RegistrationTests: XCTestCase {
     private let theme = try! makeTrait("Theme", .enumeration(themeEnum), default: .string("standard"))
 

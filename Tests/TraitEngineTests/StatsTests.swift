@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Instrumentation counters (SPEC section 9).
+/// Instrumentation counters (docs/guide.md, "Dumps, pictures and traces").
 final class StatsTests: XCTestCase {
     func testEnvironmentsCountsLiveEnvironments() throws {
         let world = TraitWorld()

@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-// SPEC section 10 from Swift: environment keys and values, dependency tracking,
+// docs/swiftui.md from Swift: environment keys and values, dependency tracking,
 // hosting, representables and bridges.
 
 private let themeTrait = try! makeTrait("MyAppTheme", .enumeration(themeEnum), default: .string("standard"))

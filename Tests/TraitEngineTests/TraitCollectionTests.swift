@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Immutable collections: canonical form, equality, diffs and sharing (SPEC section 3).
+/// Immutable collections: canonical form, equality, diffs and sharing (docs/guide.md, "Traits and trait collections").
 final class TraitCollectionTests: XCTestCase {
     func testAnUnsetTraitReadsItsDefault() {
         let tc = TraitCollection { $0[Sys.userInterfaceStyle] = .string("dark") }

@@ -1,6 +1,7 @@
 import TraitEngine
 
-// A small reference model of trait flow (SPEC sections 4 to 7), an operation
+// A small reference model of trait flow (docs/guide.md, from "The hierarchy
+// and overrides" to "Automatic tracking and observable models"), an operation
 // language over the engine's public API, and a harness that runs both side by
 // side and reports the first difference. ModelBasedTests drives it with seeded
 // random sequences; the fuzzer in Fuzz/ compiles this same file (with
@@ -254,7 +255,7 @@ struct TraitFlowModel {
     }
     func isView(_ i: Int) -> Bool { node(i, .view, .window) != nil }
 
-    // MARK: Trait flow (SPEC section 4)
+    // MARK: Trait flow (docs/guide.md, "The hierarchy and overrides")
 
     /// The node `i` inherits from in the current mode.
     func traitParent(_ i: Int) -> Int? {
@@ -265,8 +266,8 @@ struct TraitFlowModel {
         case .window: return n.scene
         case .view: return n.owner ?? n.superview
         case .presentation:
-            // The window that shows it: the presenter's view's window (SPEC
-            // section 4). A dismissed presentation controller is out of the hierarchy.
+            // The window that shows it: the presenter's view's window
+            // (docs/guide.md, "Presentations"). A dismissed presentation controller is out of the hierarchy.
             guard let p = n.presented, nodes[p].presentedBy == i, let a = n.presenter, let v = nodes[a].view,
                   let top = viewAncestors(v).last, nodes[top].kind == .window else { return nil }
             return top
@@ -438,7 +439,7 @@ struct TraitFlowModel {
         }
     }
 
-    // MARK: Tree rules (SPEC section 4: refused edits change nothing)
+    // MARK: Tree rules (refused edits change nothing)
 
     /// `v` and what contains it: superviews, and for a presented controller's
     /// view the presenter's view (the presented view joins the presenter's window).
@@ -497,7 +498,7 @@ struct TraitFlowModel {
 
     /// The controller that makes a presentation `a` requests (the model
     /// presents in the default style): the top of `a`'s parent chain, or `a`
-    /// itself when it presents itself (SPEC section 4: forwarded up).
+    /// itself when it presents itself (docs/guide.md, "Presentations": forwarded up).
     func presentationTarget(_ a: Int, presenting b: Int) -> Int {
         if a == b { return a }
         var t = a

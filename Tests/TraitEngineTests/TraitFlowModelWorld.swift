@@ -1,5 +1,5 @@
 // The reference model's own view of devices, scene sizes and OS versions
-// (SPEC section 13), for TraitFlowModel.swift. Deliberately small and written
+// (docs/devices.md), for TraitFlowModel.swift. Deliberately small and written
 // as literal data: a handful of devices with the sizes and size classes Apple's
 // tables give them, the one rule for sizes no table lists, and a four-row
 // table of what each OS version does. Nothing here asks the engine (no

@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Unique properties and identifiers, and reloads (SPEC sections 3 and 11).
+/// Unique properties and identifiers, and reloads (docs/guide.md, "Traits and trait collections" and "Plugins").
 final class TraitRegistryTests: XCTestCase {
     func testSystemTraitsAreFoundByPropertyAndIdentifier() {
         let registry = TraitRegistry()

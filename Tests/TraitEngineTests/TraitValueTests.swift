@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Checking and converting values against a trait's type (SPEC section 2).
+/// Checking and converting values against a trait's type (docs/guide.md, "Traits and trait collections").
 final class TraitValueTests: XCTestCase {
     func testIntegerTraitAcceptsAFloatWithAnExactIntegerValue() throws {
         let count = try makeTrait("Count", .integer, default: .int(0))

@@ -1,7 +1,7 @@
 @testable import TraitEngine
 import XCTest
 
-/// Deferred updates, dirty-subtree propagation, tracked reads and failures (SPEC section 6).
+/// Deferred updates, dirty-subtree propagation, tracked reads and failures (docs/guide.md, "The update cycle").
 final class UpdateCycleTests: XCTestCase {
     private let theme = try! makeTrait("Theme", .enumeration(themeEnum), default: .string("standard"))
 
@@ -278,7 +278,8 @@ final class UpdateCycleTests: XCTestCase {
     }
 
     // A callback that fails after its view asked for layout leaves the layout
-    // for the next update (SPEC 7: "the engine stays consistent and the next update works").
+    // for the next update (docs/guide.md, "Errors in callbacks": "the engine stays consistent and
+    // the next update finishes the work").
     func testLayoutAskedForBeforeAHandlerFailedRunsInTheNextUpdate() throws {
         let s = try Stage()
         let journal = Journal()

@@ -84,8 +84,8 @@ final class HostTests: XCTestCase {
     /// (the box's user value is the function); whatever makes the table later
     /// (a user field, a second registration, a target-action, a cached
     /// collection) takes it in, and the handler keeps running, in
-    /// registration order, until its own token ends it (SPEC §7:
-    /// "registerForTraitChanges … returns a token"; UIKit calls a view's
+    /// registration order, until its own token ends it (docs/guide.md,
+    /// "Trait change registration"; UIKit calls a view's
     /// handlers in the order they were registered). Views made with each form
     /// are collected with their handlers when they capture themselves.
     func testALoneHandlerKeepsWorkingWhateverComesAfterIt() throws {
@@ -186,8 +186,8 @@ final class HostTests: XCTestCase {
         """))
     }
 
-    /// SPEC §5: "An environment is always the same Lua value (`==`, usable as
-    /// a table key) for as long as it lives", also as a weak key and when no
+    /// docs/guide.md, "The hierarchy and overrides": "An environment is always
+    /// the same Lua value (`==`, usable as a table key)", also as a weak key and when no
     /// Lua variable refers to it (its owner keeps its object). Objects sit in
     /// numbered slots (TraitEnvironment.hostSlot) that their finalizers free:
     /// building and dropping trees reuses the slots, and a slot number an

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# traitlab test's own assertions (SPEC §12), registered through luassert:
+# traitlab test's own assertions (docs/guide.md, "Scenario tests"), registered through luassert:
 # assert.has_trait, whose failure says where the value came from and that an
 # update is pending, and assert.matches_snapshot with --update-snapshots.
 # usage: Tests/cli/assertions_test.sh path/to/traitlab

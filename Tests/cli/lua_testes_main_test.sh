@@ -3,7 +3,7 @@
 # with traitlab as the interpreter. The file is not part of this repository:
 # point LUA_TESTES at a checkout of Lua's testes folder (tag v5.4.4) to run it;
 # without it the suite is skipped. The checks that differ by design are
-# rewritten first (README, "Differences from lua5.4"):
+# rewritten first (docs/cli.md, "traitlab": the checks that differ by design):
 #   - messages start with "traitlab:", not the interpreter's path;
 #   - -h prints traitlab's help and exits 0 (lua5.4: "unrecognized option").
 # Then a few files of the core suite that touch what the interpreter replaces.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Devices, OS versions and matrices from the command line (SPEC §12, §13):
+# Devices, OS versions and matrices from the command line (docs/devices.md, "Matrices"):
 # --device, --ios and --screen for scripts, and `traitlab test` running every
 # spec file once per combination with the combination named in every format.
 # usage: Tests/cli/matrix_test.sh path/to/traitlab

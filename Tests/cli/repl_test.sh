@@ -150,7 +150,7 @@ check "Ctrl-D exits with status 0" 'EXITED 0' 3
 
 # ---------------------------------------------------------------- the first hour
 # After `traitlab -i examples/tour.lua` the tour's nodes are locals, gone at
-# the prompt: colon commands find them by name (SPEC §9). The banner names
+# the prompt: colon commands find them by name (docs/guide.md, "The REPL"). The banner names
 # the device and OS; a trait defined again at the prompt replaces the earlier
 # one; :why suggests a trait name; a failed :reload is one line.
 root=$(cd "$(dirname "$0")/../.." && pwd)

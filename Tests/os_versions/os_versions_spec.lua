@@ -1,4 +1,5 @@
--- What differs between the iOS versions TraitLab models (SPEC §13). Run as a
+-- What differs between the iOS versions TraitLab models (docs/devices.md, "OS
+-- versions"). Run as a
 -- matrix: `traitlab test --ios 16,17,18,26 Tests/os_versions` (Tests/cli/
 -- matrix_test.sh); each test states what its version does, with the source.
 local major = tonumber(ui.ios:match("^(%d+)"))

@@ -1,4 +1,4 @@
--- Issue 14: an update learns whether an object or its class defines a callback
+-- An update learns whether an object or its class defines a callback
 -- from bits the host keeps current, not from a lookup per environment. These
 -- cases change the definitions at every moment a script can, and check that
 -- the callbacks still run exactly when UIKit would call them (UIKit calls an

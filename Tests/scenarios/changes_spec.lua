@@ -1,4 +1,5 @@
--- SPEC §7-9: automatic trait tracking, lifetimes, colors and instruments.
+-- Automatic trait tracking, lifetimes, colors and instruments (docs/guide.md,
+-- "Automatic tracking and observable models", "Colors", "Dumps, pictures and traces").
 
 local function window_with_root()
   local scene = ui.WindowScene {}
@@ -29,8 +30,8 @@ describe("automatic trait tracking", function()
     assert.are.equal(2, laid)
   end)
 
-  -- SPEC §7: "Traits read through self.traitCollection inside layoutSubviews
-  -- ... are tracked". Iterating, describing, comparing or copying the
+  -- docs/guide.md, "Automatic tracking and observable models": "Traits read
+  -- through `self.traitCollection` inside `layoutSubviews` ... are tracked". Iterating, describing, comparing or copying the
   -- collection reads every trait (what it gives changes with any of them),
   -- so a change to any trait lays the view out again.
   it("tracks pairs, tostring, ==, changedTraits and modifyingTraits as reads of every trait", function()

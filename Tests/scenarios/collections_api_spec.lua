@@ -1,5 +1,5 @@
 -- UITraitCollection's other API: combining, comparing, and the current
--- collection (SPEC section 3). Each `it` quotes the Apple page it follows.
+-- collection (docs/guide.md, "Traits and trait collections"). Each `it` quotes the Apple page it follows.
 
 local function stage()
   local screen = ui.Screen { userInterfaceIdiom = "phone", userInterfaceStyle = "light", horizontalSizeClass = "compact" }

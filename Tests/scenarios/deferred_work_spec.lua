@@ -1,4 +1,4 @@
--- Each deferred kind of work has UIKit's pair of calls (SPEC section 6).
+-- Each deferred kind of work has UIKit's pair of calls (docs/guide.md, "The update cycle").
 
 local function stage()
   local screen = ui.Screen { userInterfaceIdiom = "phone", userInterfaceStyle = "light" }

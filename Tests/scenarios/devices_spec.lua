@@ -1,4 +1,4 @@
--- Devices, orientations and scene sizes (SPEC §13). Each expectation is a row
+-- Devices, orientations and scene sizes (docs/devices.md). Each expectation is a row
 -- of the Apple source named beside it:
 --   HIG  = Human Interface Guidelines, "Layout" → "Specifications": the device
 --          screen-size table and the "iOS, iPadOS device size classes" table,

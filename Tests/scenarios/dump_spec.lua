@@ -1,4 +1,4 @@
--- SPEC §9: ui.dump's text trees (concise and full), JSON and DOT; ui.picture
+-- docs/guide.md, "Dumps, pictures and traces": ui.dump's text trees (concise and full), JSON and DOT; ui.picture
 -- through Graphviz; ui.trace to a file as JSON lines. (The command-line side:
 -- missing Graphviz, a hanging dot, the sandbox and the REPL's :picture are in
 -- Tests/cli/picture_test.sh.)
@@ -211,7 +211,7 @@ describe("ui.dump full, JSON and DOT", function()
 end)
 
 describe("deep trees", function()
-  -- Issue 15: a dump was O(depth²) bytes of indentation (8,000 levels: 677 MB)
+  -- A dump used to be O(depth²) bytes of indentation (8,000 levels: 677 MB)
   -- and recursive. Built bottom-up so that building is linear too.
   it("dump a 50,000-deep chain in every format, linear in depth", function()
     local N = 50000

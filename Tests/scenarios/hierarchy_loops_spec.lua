@@ -1,5 +1,5 @@
 -- Edits that would make a controller inherit from its own descendant are
--- refused in both modes (issue 7). In iOS 17 mode a child controller whose
+-- refused in both modes. In iOS 17 mode a child controller whose
 -- view is not loaded yet inherits from its parent; before the fix the loops
 -- below were accepted, and ui.dump of a node in one never returned.
 

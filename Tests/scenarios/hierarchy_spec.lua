@@ -1,4 +1,5 @@
--- SPEC §4-5: environments, the tree, trait flow in both modes, overrides.
+-- Environments, the tree, trait flow in both modes, overrides (docs/guide.md,
+-- "The hierarchy and overrides").
 
 local function window_with_root(screen)
   local scene = ui.WindowScene { screen = screen }
@@ -277,7 +278,7 @@ describe("trait overrides", function()
   end)
 end)
 
--- SPEC §9: ui.find(name) is the one environment with that name in a connected
+-- ui.find(name) is the one environment with that name in a connected
 -- scene (nil when none, an error naming the matches when ambiguous);
 -- ui.findAll(name) all of them.
 describe("finding nodes by name", function()

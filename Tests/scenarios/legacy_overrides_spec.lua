@@ -1,4 +1,4 @@
--- The older override APIs beside traitOverrides (SPEC section 4).
+-- The older override APIs beside traitOverrides (docs/guide.md, "The older override APIs").
 
 local function stage()
   local screen = ui.Screen { userInterfaceIdiom = "pad", userInterfaceStyle = "light", horizontalSizeClass = "regular" }

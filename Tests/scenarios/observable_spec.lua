@@ -1,4 +1,5 @@
--- SPEC §7: ui.Observable under UIKit's automatic observation tracking.
+-- ui.Observable under UIKit's automatic observation tracking (docs/guide.md,
+-- "Observable models").
 --
 -- Sources cited below:
 --   [doc]    Apple, "Updating views automatically with observation tracking",

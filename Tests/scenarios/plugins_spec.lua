@@ -1,4 +1,5 @@
--- SPEC §11: plugins, requirements, conflicts and transactional reload.
+-- Plugins, requirements, conflicts and transactional reload (docs/guide.md,
+-- "Plugins").
 
 local dir = os.tmpname()
 os.remove(dir)
@@ -137,9 +138,9 @@ describe("plugins.reload", function()
     assert.matches("LevelT", dropped[1])
   end)
 
-  -- SPEC §11 ("what it defines replaces what it defined before") with §3
-  -- ("reading an unknown property name on a collection is an error"): a
-  -- trait the plugin no longer defines is gone by every name, however its
+  -- A reload replaces the plugin's definitions (docs/guide.md, "Plugins"), and
+  -- reading an unknown property of a collection is an error (docs/guide.md,
+  -- "Traits and trait collections"): a trait the plugin no longer defines is gone by every name, however its
   -- name was used before the reload.
   it("forgets a dropped trait's property name everywhere", function()
     plugin("gone", [[api.traits.define { name = "GoneT", default = 1, identifier = "com.test.gone", property = "goneT" }]])

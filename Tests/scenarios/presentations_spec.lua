@@ -1,4 +1,4 @@
--- Presentations as UIKit makes them (SPEC section 4): presented content
+-- Presentations as UIKit makes them (docs/guide.md, "Presentations"): presented content
 -- inherits through the window, requests are forwarded, styles adapt.
 
 local function device(idiom, width, height)

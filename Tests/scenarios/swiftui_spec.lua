@@ -1,4 +1,4 @@
--- SPEC §10: SwiftUI environment keys, views, hosting, representables and bridging.
+-- docs/swiftui.md: SwiftUI environment keys, views, hosting, representables and bridging.
 
 local Theme = traits.enum("MyAppTheme", { "standard", "pastel", "bold", "monochrome" })
 traits.define { name = "MyAppTheme", default = Theme.standard, property = "myAppTheme" }

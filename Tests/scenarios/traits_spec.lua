@@ -1,4 +1,5 @@
--- SPEC §2-3: trait definitions, values and collections, as a script sees them.
+-- Trait definitions, values and collections, as a script sees them
+-- (docs/guide.md, "Traits and trait collections").
 
 describe("traits.enum", function()
   local Theme = traits.enum("MyAppTheme", { "standard", "pastel", "bold", "monochrome" })
@@ -26,7 +27,7 @@ describe("traits.enum", function()
 end)
 
 describe("traits.define", function()
-  -- SPEC §3: `default = MyAppTheme.standard` makes an enum trait of that enum.
+  -- `default = MyAppTheme.standard` makes an enum trait of that enum.
   -- A case is a plain string, and enums share case names: the enum is the one
   -- whose case the default was read from, not whichever was defined last.
   it("takes the enum of a default read from it, when enums share the case", function()
@@ -243,7 +244,7 @@ describe("trait collections", function()
     assert.are.equal(0, back[Local])
   end)
 
-  -- SPEC §3: encode gives what decode reads back. JSON (RFC 8259 §6, §4) has
+  -- encode gives what decode reads back. JSON (RFC 8259 §6, §4) has
   -- no NaN or infinity, and object keys are strings: such values are an
   -- error naming the trait rather than a document that decodes to another collection.
   it("reads back everything it encodes, and refuses what JSON cannot hold", function()

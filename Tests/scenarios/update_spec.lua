@@ -1,4 +1,5 @@
--- SPEC §6: the update cycle, lifecycle order and the settle guard.
+-- The update cycle, lifecycle order and the settle guard (docs/guide.md, "The
+-- update cycle").
 
 local function window_with_root(root)
   local scene = ui.WindowScene {}
@@ -365,9 +366,9 @@ describe("registrations", function()
     assert.are.equal(1, laid)
   end)
 
-  -- SPEC §7: "The action is looked up on the target at delivery time" --
-  -- as Lua code looks a method up (target[action]): an __index function runs,
-  -- and an error it raises is the error, not "not found".
+  -- The action is looked up at delivery time as Lua code looks a method up
+  -- (target[action], docs/guide.md, "Trait change registration"): an __index
+  -- function runs, and an error it raises is the error, not "not found".
   it("looks the action up as Lua code would, __index functions included", function()
     local scene, _, root = window_with_root()
     ui.update()
@@ -458,7 +459,7 @@ describe("registrations", function()
   end)
 end)
 
--- The update cycle as UIKit runs it (SPEC sections 6 and 7). UIKit: "each view
+-- The update cycle as UIKit runs it (docs/guide.md, "The update cycle"). UIKit: "each view
 -- only updates its trait collection immediately before it performs layout"
 -- (WWDC23, Unleash the UIKit trait system).
 describe("one top-down traversal", function()

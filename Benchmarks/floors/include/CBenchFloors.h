@@ -1,5 +1,5 @@
 // What the public Lua C API costs at least, measured in a lua_State of its
-// own with no TraitLab code: the floors under two of issue 14's targets
+// own with no TraitLab code: the floors under two of the performance targets
 // (docs/performance.md, "Floors").
 #ifndef CBENCHFLOORS_H
 #define CBENCHFLOORS_H

@@ -1,7 +1,7 @@
 import SwiftParser
 import SwiftSyntax
 
-/// Reads an app's Swift sources and writes a TraitLab plugin (SPEC §11) that
+/// Reads an app's Swift sources and writes a TraitLab plugin (docs/guide.md#plugins) that
 /// defines the same traits, enums, SwiftUI environment keys and bridges:
 ///
 /// - `UITraitDefinition` types whose `defaultValue` is a literal, an enum
