@@ -1263,6 +1263,16 @@ static lua_State *volatile tl_deadline_target;
 static volatile sig_atomic_t tl_deadline_fired;
 static double tl_deadline_grace;
 static const char *tl_deadline_hard_stop;
+static const char *volatile tl_deadline_epilogue;
+static volatile int tl_deadline_epilogue_fd = -1;
+static volatile int tl_deadline_exit_status = 1;
+
+void tl_deadline_set_epilogue(int fd, const char *text, int exit_status) {
+    tl_deadline_epilogue = NULL;
+    tl_deadline_epilogue_fd = fd;
+    tl_deadline_exit_status = exit_status;
+    tl_deadline_epilogue = text;
+}
 
 static void tl_deadline_set(double seconds) {
     struct itimerspec t;
@@ -1283,7 +1293,9 @@ static void tl_deadline_expired(int sig) {
         // The grace period passed too: the code is where no hook runs.
         const char *msg = tl_deadline_hard_stop;
         if (msg) { ssize_t n = write(2, msg, strlen(msg)); (void)n; }
-        _exit(1);
+        const char *last = tl_deadline_epilogue;
+        if (last) { ssize_t n = write(tl_deadline_epilogue_fd, last, strlen(last)); (void)n; }
+        _exit(tl_deadline_exit_status);
     }
     tl_deadline_fired = 1;
     lua_State *L = tl_deadline_target;

@@ -75,30 +75,53 @@ public enum SpecRunner {
         return L.string(-1)
     }
 
-    /// Runs busted with `run`'s options in `host`; returns the exit status.
-    public static func run(_ run: BustedRun, host: LuaHost, deadline: SpecDeadline?, executable: String) -> Int32 {
+    /// What a run ends with: busted's exit status, and the counts of its
+    /// closing line with the descriptor it goes to (nil when the run prints
+    /// none: a worker, `--list`). The caller writes the line once the state
+    /// is closed, so that it stays the last line whatever finalizers print.
+    public struct Outcome {
+        public var status: Int32
+        public var closing: (passed: Int, failed: Int, skipped: Int, descriptor: Int32)?
+
+        /// `N passed, N failed` (`, N skipped` when some were), with
+        /// `extraFailures` more failed.
+        public func closingLine(extraFailures: Int = 0) -> String? {
+            guard let c = closing else { return nil }
+            var line = "\(c.passed) passed, \(c.failed + extraFailures) failed"
+            if c.skipped > 0 { line += ", \(c.skipped) skipped" }
+            return line + "\n"
+        }
+    }
+
+    /// Runs busted with `run`'s options in `host`.
+    public static func run(_ run: BustedRun, host: LuaHost, deadline: SpecDeadline?, executable: String) -> Outcome {
         let L = host.L
         var len = 0
         guard let src = tl_embedded_source("busted", &len) else {
             writeStandardError("traitlab: the busted driver is missing from this build\n")
-            return 1
+            return Outcome(status: 1)
         }
         if luaL_loadbufferx(L, src, len, "=traitlab.busted", "t") != LUA_OK {
             writeStandardError("traitlab: \(host.popError())\n")
-            return 1
+            return Outcome(status: 1)
         }
         let state = DriverState(deadline: deadline, executable: executable)
         host.specDriver = state
         defer { host.specDriver = nil }
         host.pushDriverFunctions()
         host.pushDriverOptions(run, executable: executable)
-        guard tl_pcall(L, 2, 1) == LUA_OK else {
+        let base = L.top - 3
+        guard tl_pcall(L, 2, LUA_MULTRET) == LUA_OK else {
             writeStandardError("traitlab: \(host.popError())\n")
-            return 1
+            return Outcome(status: 1)
         }
-        let status = L.integer(-1) ?? 1
-        L.pop()
-        return Int32(clamping: status)
+        defer { L.setTop(base) }
+        var outcome = Outcome(status: Int32(clamping: L.integer(base + 1) ?? 1))
+        if L.top >= base + 5, let p = L.integer(base + 2), let f = L.integer(base + 3), let s = L.integer(base + 4),
+           let fd = L.integer(base + 5) {
+            outcome.closing = (p, f, s, Int32(clamping: fd))
+        }
+        return outcome
     }
 }
 

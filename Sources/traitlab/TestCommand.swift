@@ -49,11 +49,33 @@ private struct TestInvocation {
     var versions: [OSVersion] = []
     var screens: [(trait: String, values: [TraitCollection.Entry])] = []
 
+    /// The most combinations one run takes (docs/cli.md): a larger matrix is
+    /// a usage error naming its size, before anything is built.
+    static let maxCombinations = 1024
+
+    /// How many combinations the matrix options make (distinct values of each
+    /// option multiplied), or nil past Int's range.
+    var combinationCount: Int? {
+        var counts = [Set(devices.map(\.name)).count, Set(versions.map(\.major)).count]
+        counts += screens.map { Set($0.values.map { describeScreenValue($0.value) }).count }
+        var total = 1
+        for n in counts where n > 0 {
+            let (product, overflow) = total.multipliedReportingOverflow(by: n)
+            if overflow { return nil }
+            total = product
+        }
+        return total
+    }
+
     /// Every combination of the matrix options: their product, devices
     /// slowest, then versions, then each `--screen` trait in order.
     var combinations: [MatrixCombination] {
         var out = [MatrixCombination(label: [], arguments: [], properties: [])]
-        func extend(_ choices: [(label: String, args: [String], property: (String, String))]) {
+        func extend(_ listed: [(label: String, args: [String], property: (String, String))]) {
+            // A value named twice (a device and its alias, `--ios 26,26`) is
+            // one combination: run once and counted once.
+            var seen = Set<String>()
+            let choices = listed.filter { seen.insert($0.label).inserted }
             guard !choices.isEmpty else { return }
             out = out.flatMap { c in
                 choices.map { MatrixCombination(label: c.label + [$0.label], arguments: c.arguments + $0.args,
@@ -177,6 +199,11 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
     }
     inv.run.arguments = busted
     inv.run.workerArguments = worker
+    let count = inv.combinationCount
+    guard let count, count <= TestInvocation.maxCombinations else {
+        let size = count.map { String($0) } ?? "more than \(Int.max)"
+        throw UsageError(message: "the matrix has \(size) combinations; one run takes at most \(TestInvocation.maxCombinations) (run fewer values, or split the run with several commands)")
+    }
     // One combination configures this process; several make a matrix, each
     // combination run by worker processes of its own.
     let combinations = inv.combinations
@@ -245,6 +272,45 @@ func runTestCommand(_ args: [String]) -> Int32 {
     // Ctrl-C as under `lua5.4 busted`: the spec code running fails with
     // "interrupted!" and the run goes on; a second Ctrl-C ends it.
     catchInterrupts(host.L)
-    defer { releaseInterrupts() }
-    return SpecRunner.run(inv.run, host: host, deadline: TestDeadline(), executable: exe)
+    let outcome = SpecRunner.run(inv.run, host: host, deadline: TestDeadline(), executable: exe)
+    releaseInterrupts()
+    return close(host, after: outcome, timeout: inv.run.timeout, worker: inv.run.workerFiles != nil)
+}
+
+/// The exit status of a worker whose finalizers did not return within
+/// `--timeout` while it closed its state: its parent fails the worker's last file.
+let finalizerTimeoutStatus: Int32 = 3
+
+/// Closes the state, which runs the finalizers still pending (as lua.c's
+/// `lua_close` does), within `--timeout` when one is set; then writes the
+/// closing line, so that it stays the last line whatever a finalizer prints.
+/// A finalizer that does not return in time fails the run (one more failure
+/// in the closing line); one that loops where no hook reaches it is ended by
+/// the hard stop 5 seconds later, which still writes that closing line.
+private func close(_ host: LuaHost, after outcome: SpecRunner.Outcome, timeout: Double?, worker: Bool) -> Int32 {
+    var status = outcome.status
+    var extraFailures = 0
+    let descriptor = outcome.closing?.descriptor ?? 1
+    if let seconds = timeout {
+        let failedLine = outcome.closingLine(extraFailures: 1).map { strdup($0) } ?? nil
+        tl_deadline_set_epilogue(descriptor, failedLine, worker ? finalizerTimeoutStatus : 1)
+        let watchdog = Watchdog(state: host.L, seconds: seconds, hardStopGrace: 5)
+        watchdog.arm()
+        host.close()
+        if watchdog.disarm() {
+            message("timed out after \(Watchdog.describe(seconds)) while closing the state (a finalizer did not return)",
+                    withProgramName: true)
+            extraFailures = 1
+            status = worker ? finalizerTimeoutStatus : max(status, 1)
+        }
+        tl_deadline_set_epilogue(-1, nil, 1)
+    } else {
+        host.close()
+    }
+    if let line = outcome.closingLine(extraFailures: extraFailures) {
+        fflush(stdout)
+        var text = line
+        text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
+    }
+    return status
 }

@@ -320,6 +320,11 @@ int tl_lua_make_folder(lua_State *L);
 int tl_deadline_arm(lua_State *L, double seconds, double grace, const char *hard_stop_message);
 // Stops the count; returns whether the deadline passed since it was armed.
 int tl_deadline_disarm(void);
+// Text the hard stop writes to `fd` after its message, before it ends the
+// process with `exit_status` (`traitlab test`'s closing line, which must stay
+// last; a worker's status that tells its parent). NULL for no text; the text
+// must outlive the deadline.
+void tl_deadline_set_epilogue(int fd, const char *text, int exit_status);
 int tl_deadline_passed(void);
 // Stops the count if it is aimed at L, and forgets L (tl_close calls it as the
 // state's memory goes, after its last finalizer ran under the deadline).

@@ -190,6 +190,37 @@ local function matrixJUnit(busted, options)
   return handler
 end
 
+-- TAP is a line protocol: a test's name or a pending test's message with a
+-- line break would add lines of its own ("ok 2", a second plan), and a '#' in
+-- a name starts a directive (TAP 13: escape it as "\#"). busted's handler
+-- writes them as they are; here they reach it as one line.
+local tapPatched = false
+local function tapOneLine()
+  if tapPatched then return end
+  tapPatched = true
+  local function oneLine(text)
+    return (tostring(text):gsub('\r\n', '\\n'):gsub('[\r\n]', '\\n'))
+  end
+  local makeTAP = require 'busted.outputHandlers.TAP'
+  package.loaded['busted.outputHandlers.TAP'] = function(...)
+    local handler = makeTAP(...)
+    local format = handler.format
+    handler.format = function(...)
+      local t = format(...)
+      t.name = oneLine(t.name):gsub('\\?#', '\\#')
+      return t
+    end
+    -- (A failure's message is busted's to write: it puts '# ' on each line.)
+    local testEnd = handler.testEnd
+    handler.testEnd = function(element, parent, status, ...)
+      local t = status == 'pending' and handler.pendings[#handler.pendings]
+      if t and t.message ~= nil then t.message = oneLine(t.message) end
+      return testEnd(element, parent, status, ...)
+    end
+    return handler
+  end
+end
+
 -- The handler busted loads (named by --format, -o or a .busted file) decides.
 local makeOutputLoader = require 'busted.modules.output_handler_loader'
 package.loaded['busted.modules.output_handler_loader'] = function(...)
@@ -200,6 +231,7 @@ package.loaded['busted.modules.output_handler_loader'] = function(...)
       machineFormat = output
       tl.redirect_stdout()
     end
+    if output == 'TAP' and not opts.worker then tapOneLine() end
     if output == 'junit' and opts.matrix and not opts.worker then
       local handler = matrixJUnit(busted, options)
       handler:subscribe(options)
@@ -261,7 +293,12 @@ local function endCapture()
     capture:close()
     capture = nil
     if machineFormat == 'junit' then
-      text = validUTF8(text):gsub('[%z\1-\8\11\12\14-\31]', '\u{FFFD}')
+      -- XML 1.0's Char excludes the C0 controls but tab, LF and CR, and
+      -- U+FFFE and U+FFFF.
+      text = validUTF8(text):gsub('[%z\1-\8\11\12\14-\31]', '\u{FFFD}'):gsub('\239\191[\190\191]', '\u{FFFD}')
+    elseif machineFormat == 'json' then
+      -- JSON text is UTF-8 (RFC 8259, section 8.1); dkjson copies bytes as they are.
+      text = validUTF8(text)
     end
     tl.write_stdout(text)
   end
@@ -1094,12 +1131,14 @@ end
 
 local function finishWorker(w, code, signal)
   local how = w.err
+  local finalizers = code == 3   -- (TestCommand.swift, finalizerTimeoutStatus)
   if signal then how = ('the worker process running it was killed by signal %d'):format(signal)
+  elseif finalizers then how = ('a finalizer did not return within --timeout %s when the worker running it closed its state'):format(('%g'):format(opts.timeout or 0))
   elseif code and code ~= 0 and code ~= 1 then how = ('the worker process running it exited with status %d'):format(code) end
   local files = readRecords(w.events)
-  for _, name in ipairs(w.files) do
+  for i, name in ipairs(w.files) do
     local r = files[name] or { records = {} }
-    if not r.done then
+    if not r.done or (finalizers and i == #w.files) then
       r.crash = how or 'the worker process running it stopped before the file ended'
     end
     recorded[recordKey(name, w.combo)] = r
@@ -1266,11 +1305,10 @@ if opts.matrix and closingLine and not opts.worker and not listOnly and not mach
   end
   tl.write_stdout(table.concat(lines, '\n') .. '\n')
 end
+-- The closing line is written by the command once the state is closed, so
+-- that nothing a finalizer prints comes after it: the counts go back with
+-- the status, and where the line goes.
 if closingLine and not opts.worker and not listOnly then
-  if machineFormat then
-    io.stderr:write(closingLine, '\n')
-  else
-    tl.write_stdout(closingLine .. '\n')
-  end
+  return status, passed, failed, skipped, machineFormat and 2 or 1
 end
 return status
