@@ -22,7 +22,15 @@ let package = Package(
         .library(name: "TraitLabModule", type: .dynamic, targets: ["TraitLabModule"]),
     ],
     targets: [
-        .target(name: "TraitEngine", swiftSettings: directMetadata),
+        .target(
+            name: "TraitEngine",
+            swiftSettings: directMetadata,
+            // Rounding (`rounded()`, `.down`) calls libm's round, trunc and floor,
+            // which Linux keeps out of libc; nothing in the engine imports Glibc
+            // (whose module map would link it), so a package using the engine
+            // alone failed to link without this.
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]
+        ),
         .systemLibrary(
             name: "CLua",
             providers: [.apt(["liblua5.4-dev"])]
