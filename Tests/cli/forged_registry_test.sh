@@ -8,18 +8,18 @@
 set -u
 TL=${1:?usage: forged_registry_test.sh path/to/traitlab}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
+source "$(dirname "$0")/lib/expect.sh"
 work=$(cd "$(dirname "$0")/../redteam/forged" && pwd)/registry_workload.lua
-max=$("$TL" -e 'local n = 0 for k in pairs(debug.getregistry()) do if math.type(k) == "integer" and k > n then n = k end end print(n)')
-[ -n "$max" ] && [ "$max" -gt 10 ] || { echo "FAIL cannot count the registry's slots ($max)"; echo "0 passed, 1 failed"; exit 1; }
-pass=0; fail=0
+run "$TL" -e 'local n = 0 for k in pairs(debug.getregistry()) do if math.type(k) == "integer" and k > n then n = k end end print(n)'
+max=$out
+[ -n "$max" ] && [ "$max" -gt 10 ] 2>/dev/null || { bad "cannot count the registry's slots"; finish; exit 1; }
 for kind in zero str tbl fn ud; do
-  bad=""
+  crashed=""
   for slot in $(seq 1 $((max + 8))); do
-    out=$(timeout 30 "$TL" "$work" "$slot" "$kind" 2>&1); rc=$?
-    [ $rc -le 1 ] || bad+=" $slot(exit $rc)"
+    run timeout 30 "$TL" "$work" "$slot" "$kind"
+    [ "$status" -le 1 ] || crashed+=" $slot(exit $status)"
   done
-  if [ -z "$bad" ]; then echo "ok   every registry slot (1..$((max + 8))) forged as $kind"; pass=$((pass + 1))
-  else echo "FAIL registry slots forged as $kind:$bad"; fail=$((fail + 1)); fi
+  if [ -z "$crashed" ]; then ok "every registry slot (1..$((max + 8))) forged as $kind"
+  else out=""; bad "registry slots forged as $kind:$crashed"; fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -10,23 +10,16 @@ TL=${1:?usage: golden_test.sh path/to/traitlab [--update]}
 update=${2:-}
 cd "$(dirname "$0")/../.."
 examples=(tour 04_overrides 05_hierarchy_modes)
-passed=0; failed=0
+source Tests/cli/lib/expect.sh
 for name in "${examples[@]}"; do
   golden="Tests/golden/$name.txt"
-  out=$(env -u NO_COLOR COLUMNS=100 "$TL" "examples/$name.lua" 2>&1; echo "exit status $?")
+  printed=$(env -u NO_COLOR COLUMNS=100 "$TL" "examples/$name.lua" 2>&1; echo "exit status $?")
   if [ "$update" = "--update" ]; then
-    printf '%s\n' "$out" > "$golden"
+    printf '%s\n' "$printed" > "$golden"
     echo "updated $golden"
     continue
   fi
-  if diff -u "$golden" <(printf '%s\n' "$out") > /tmp/golden_diff.$$; then
-    echo "ok   $name matches $golden"; passed=$((passed + 1))
-  else
-    echo "FAIL $name differs from $golden (update with: bash $0 $TL --update):"
-    sed 's/^/    /' /tmp/golden_diff.$$ | head -60
-    failed=$((failed + 1))
-  fi
-  rm -f /tmp/golden_diff.$$
+  if out=$(diff -u "$golden" <(printf '%s\n' "$printed")); then ok "$name matches $golden"
+  else bad "$name differs from $golden (update with: bash $0 $TL --update)"; fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
