@@ -6,19 +6,18 @@ set -u
 bin=${1:?usage: module_test.sh path/to/traitlab}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0; fail=0
-ok()  { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/    /'; fail=$((fail+1)); }
+source "$(dirname "$0")/lib/expect.sh"
 
-dir=$("$bin" module-path) && [ -f "$dir/traitlab.so" ] && ok "module-path prints the folder holding traitlab.so" \
-  || bad "module-path" "$dir"
+run "$bin" module-path
+dir=$out
+[ "$status" -eq 0 ] && [ -f "$dir/traitlab.so" ] && ok "module-path prints the folder holding traitlab.so" || bad "module-path"
 export LUA_CPATH="$dir/?.so;;"
 
-needed=$(readelf -d "$dir/traitlab.so" | grep NEEDED)
-if grep -q liblua <<<"$needed"; then bad "traitlab.so must not link liblua" "$needed"; else ok "traitlab.so leaves lua_* to the interpreter (no liblua NEEDED)"; fi
+out=$(readelf -d "$dir/traitlab.so" | grep NEEDED)
+if grep -q liblua <<<"$out"; then bad "traitlab.so must not link liblua"; else ok "traitlab.so leaves lua_* to the interpreter (no liblua NEEDED)"; fi
 
-out=$(lua5.4 -e 'local t = require "traitlab"; print(type(t.traits), type(t.ui), type(t.swiftui), type(t.plugins)); print(require("traitlab") == t)' 2>&1)
-[ "$out" = $'table\ttable\ttable\ttable\ntrue' ] && ok "require returns { traits, ui, swiftui, plugins }, once" || bad "require" "$out"
+run lua5.4 -e 'local t = require "traitlab"; print(type(t.traits), type(t.ui), type(t.swiftui), type(t.plugins)); print(require("traitlab") == t)'
+[ "$out" = $'table\ttable\ttable\ttable\ntrue' ] && ok "require returns { traits, ui, swiftui, plugins }, once" || bad "require"
 
 cat > "$work/flow.lua" <<'LUA'
 local tl = require "traitlab"
@@ -45,14 +44,14 @@ collectgarbage(); local before = ui.stats().environments
 garbage(); collectgarbage()
 print(ui.stats().environments == before)
 LUA
-out=$(lua5.4 "$work/flow.lua" 2>&1); status=$?
+run lua5.4 "$work/flow.lua"
 expected=$'pastel\t1\nfalse\ttrait \'Theme\' expects a string, got integer\nin coroutine\ntrue'
 [ $status -eq 0 ] && [ "$out" = "$expected" ] && ok "trees, overrides, registrations, errors and GC work under lua5.4" \
-  || bad "lua5.4 flow (exit $status)" "$out"
+  || bad "lua5.4 flow (exit $status)"
 
-out=$(lua5.4 -e 'local t = require "traitlab"; local v = t.ui.View {}; error("bye")' 2>&1); status=$?
+run lua5.4 -e 'local t = require "traitlab"; local v = t.ui.View {}; error("bye")'
 { [ $status -eq 1 ] && grep -q "bye" <<<"$out" && ! grep -qi "signal\|crash" <<<"$out"; } \
-  && ok "an error in a script using the module exits cleanly" || bad "error exit ($status)" "$out"
+  && ok "an error in a script using the module exits cleanly" || bad "error exit ($status)"
 
 if command -v busted >/dev/null; then
   mkdir -p "$work/spec"
@@ -75,9 +74,9 @@ LUA
   # Debian's busted starts with whatever `lua` points to (Lua 5.1 once luacheck
   # is installed); its modules are installed for 5.4 too, so run it with lua5.4.
   busted_bin=$(command -v busted)
-  out=$(cd "$work" && lua5.4 "$busted_bin" --output=TAP spec 2>&1); status=$?
-  { [ $status -eq 0 ] && grep -q "^ok 1" <<<"$out" && grep -q "^ok 2" <<<"$out"; } \
-    && ok "busted runs specs that require traitlab" || bad "busted (exit $status)" "$out"
+  cd "$work" || exit 1
+  run lua5.4 "$busted_bin" --output=TAP spec
+  expect "busted runs specs that require traitlab" 0 "^ok 1" "^ok 2"
 
   # Two files defining the same trait and counting scenes: one shared world
   # under stock busted, a fresh one per file with --helper=traitlab.busted.
@@ -95,15 +94,13 @@ describe("a file", function()
 end)
 LUA
   done
-  out=$(cd "$work" && lua5.4 "$busted_bin" --output=TAP worlds 2>&1); status=$?
+  run lua5.4 "$busted_bin" --output=TAP worlds
   { [ $status -ne 0 ] && grep -q "^not ok 2" <<<"$out"; } \
-    && ok "without the helper, busted shares one world between files (the second file fails)" || bad "shared world (exit $status)" "$out"
-  out=$(cd "$work" && lua5.4 "$busted_bin" --helper=traitlab.busted --output=TAP worlds 2>&1); status=$?
-  { [ $status -eq 0 ] && grep -q "^ok 1" <<<"$out" && grep -q "^ok 2" <<<"$out"; } \
-    && ok "busted --helper=traitlab.busted gives each file a fresh world" || bad "helper (exit $status)" "$out"
+    && ok "without the helper, busted shares one world between files (the second file fails)" || bad "shared world (exit $status)"
+  run lua5.4 "$busted_bin" --helper=traitlab.busted --output=TAP worlds
+  expect "busted --helper=traitlab.busted gives each file a fresh world" 0 "^ok 1" "^ok 2"
 else
   echo "skip busted is not installed (scripts/setup.sh installs lua-busted)"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
