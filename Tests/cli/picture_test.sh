@@ -9,20 +9,15 @@
 set -u
 TL=${1:?usage: picture_test.sh path/to/traitlab}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
+lib=$(cd "$(dirname "$0")/lib" && pwd)
 tmp=$(mktemp -d)
 sock="$tmp/tmux.sock"
 trap 'tmux -S "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp"
 unset NO_COLOR LUA_INIT LUA_INIT_5_4 TRAITLAB_PLUGIN_PATH COLUMNS
 
-passed=0; failed=0
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; [ -n "${out:-}" ] && printf '%s\n' "$out" | sed 's/^/     /' | head -20; }
-# expect NAME STATUS REGEX: the last run ($out, $status) exited STATUS and printed REGEX.
-expect() {
-  if [ "$status" -eq "$2" ] && grep -Eq -- "$3" <<<"$out"; then pass "$1"; else fail "$1 (status $status, wanted $2 and /$3/)"; fi
-}
-run() { out=$("$@" 2>&1); status=$?; }
+source "$lib/expect.sh"
+out=""
 
 scene='scene = ui.WindowScene {}; w = ui.Window { windowScene = scene }; root = ui.ViewController { name = "root" }
 w.rootViewController = root; card = ui.View { name = "card" }; root.view:addSubview(card); ui.update()'
@@ -30,7 +25,7 @@ w.rootViewController = root; card = ui.View { name = "card" }; root.view:addSubv
 # ------------------------------------------------------------ Graphviz itself
 run env PATH=/nonexistent "$TL" -e "$scene" -e 'ui.picture(scene, "a.svg")'
 expect "without dot on PATH: names the Debian package" 1 "needs Graphviz's 'dot' program, which is not on PATH: install the Debian package graphviz"
-[ ! -e a.svg ] && pass "without dot: no file" || fail "without dot: a.svg was written"
+[ ! -e a.svg ] && ok "without dot: no file" || bad "without dot: a.svg was written"
 
 mkdir -p fake/hang fake/fail
 printf '#!/bin/sh\nexec sleep 987\n' > fake/hang/dot
@@ -40,22 +35,22 @@ start=$(date +%s)
 run env PATH="$tmp/fake/hang:$PATH" "$TL" -e "$scene" -e 'ui.picture(scene, "b.svg", { timeout = 1 })'
 took=$(( $(date +%s) - start ))
 expect "a dot that hangs is stopped at the time limit" 1 "dot did not finish within 1 s \(stopped\)"
-[ "$took" -le 5 ] && pass "the time limit holds (${took}s)" || fail "a hanging dot took ${took}s"
-pgrep -f "sleep 987" >/dev/null && fail "the hanging dot is still running" || pass "the hanging dot was killed"
+[ "$took" -le 5 ] && ok "the time limit holds (${took}s)" || bad "a hanging dot took ${took}s"
+pgrep -f "sleep 987" >/dev/null && bad "the hanging dot is still running" || ok "the hanging dot was killed"
 
 run env PATH="$tmp/fake/fail:$PATH" "$TL" -e "$scene" -e 'ui.picture(scene, "c.svg")'
 expect "a failing dot: its status and message" 1 "ui.picture: dot failed \(exit status 3\): Error: boom on line 1"
 
 run "$TL" -e "$scene" -e 'print(ui.picture(scene, "d.svg"))'
 expect "with Graphviz: writes the SVG and returns the path" 0 "^d.svg$"
-grep -q 'View &quot;card&quot;' d.svg && pass "the SVG has the node labels" || fail "d.svg lacks View \"card\""
+grep -q 'View &quot;card&quot;' d.svg && ok "the SVG has the node labels" || bad "d.svg lacks View \"card\""
 
 # ---------------------------------------------------------------- sandbox
 run "$TL" --sandbox -e "$scene" -e 'ui.picture(scene, "e.svg")'
 expect "the sandbox refuses ui.picture" 1 "ui.picture writes a file: not available in the sandbox"
 run "$TL" --sandbox -e 'ui.trace("e.jsonl")'
 expect "the sandbox refuses ui.trace to a file" 1 "ui.trace to a file writes a file: not available in the sandbox"
-[ ! -e e.svg ] && [ ! -e e.jsonl ] && pass "the sandbox wrote no file" || fail "the sandbox wrote a file"
+[ ! -e e.svg ] && [ ! -e e.jsonl ] && ok "the sandbox wrote no file" || bad "the sandbox wrote a file"
 run "$TL" --sandbox -e "$scene" -e 'print(#ui.dump(scene), #ui.dump(scene, "dot"))'
 expect "the sandbox still dumps" 0 "^[0-9]+	[0-9]+$"
 
@@ -86,7 +81,7 @@ for n, line in enumerate(open(sys.argv[1]), 1):
     kinds.add(e["kind"])
 assert kinds == set(fields), kinds
 PY
-then pass "every trace line is a JSON object with the fields of its kind"; else fail "trace.jsonl does not parse as expected"; fi
+then ok "every trace line is a JSON object with the fields of its kind"; else bad "trace.jsonl does not parse as expected"; fi
 
 # ---------------------------------------------------------------- the REPL
 if command -v tmux >/dev/null; then
@@ -97,11 +92,11 @@ if command -v tmux >/dev/null; then
   export HOME="$tmp/home" XDG_STATE_HOME="$tmp/state" TMPDIR="$tmp"
   mkdir -p "$HOME"
   tmux_ new-session -d -s repl -x 60 -y 80 "$TL"
-  wait_for "Type :help" || fail "the REPL did not start"
+  wait_for "Type :help" || bad "the REPL did not start"
   type_line "$(tr '\n' ' ' <<<"$scene")"
   type_line 'card.traitOverrides.myLongName = nil; card.traitOverrides.userInterfaceStyle = "dark"'
   type_line ':tree'
-  wait_for '└─ View "card"' && pass ":tree shows the tree" || fail ":tree shows the tree"
+  wait_for '└─ View "card"' && ok ":tree shows the tree" || bad ":tree shows the tree"
   # The widest line :tree printed, in characters, with wrapped lines joined.
   widest=$(screen | python3 -c '
 import sys
@@ -112,20 +107,19 @@ for l in lines[start + 1:]:
     if l.startswith(">"): break
     out.append(len(l.rstrip()))
 print(max(out))')
-  [ "$widest" -le 60 ] && pass ":tree fits a 60-column terminal (widest line: $widest)" || fail ":tree is wider than the terminal: $widest"
+  [ "$widest" -le 60 ] && ok ":tree fits a 60-column terminal (widest line: $widest)" || bad ":tree is wider than the terminal: $widest"
   type_line ':picture'
-  wait_for "$tmp/traitlab-" && pass ":picture prints where it wrote" || fail ":picture prints where it wrote"
-  ls "$tmp"/traitlab-*-1.svg >/dev/null 2>&1 && pass ":picture wrote an SVG in TMPDIR" || fail ":picture wrote no SVG in TMPDIR"
+  wait_for "$tmp/traitlab-" && ok ":picture prints where it wrote" || bad ":picture prints where it wrote"
+  ls "$tmp"/traitlab-*-1.svg >/dev/null 2>&1 && ok ":picture wrote an SVG in TMPDIR" || bad ":picture wrote no SVG in TMPDIR"
   type_line ':picture card flow.png userInterfaceStyle'
-  wait_for "$tmp/flow.png" && [ -s "$tmp/flow.png" ] && pass ":picture expr file Trait" || fail ":picture expr file Trait"
+  wait_for "$tmp/flow.png" && [ -s "$tmp/flow.png" ] && ok ":picture expr file Trait" || bad ":picture expr file Trait"
   type_line ':why card userInterfaceStyle why.svg'
   wait_for "$tmp/why.svg" && grep -q "where userInterfaceStyle of View &quot;card&quot; comes from" "$tmp/why.svg" \
-    && pass ":why expr Trait file draws the value's path" || fail ":why expr Trait file draws the value's path"
+    && ok ":why expr Trait file draws the value's path" || bad ":why expr Trait file draws the value's path"
   type_line ':picture card /nonexistent/x.svg'
-  wait_for "no directory '/nonexistent'" && pass ":picture reports a bad path" || fail ":picture reports a bad path"
+  wait_for "no directory '/nonexistent'" && ok ":picture reports a bad path" || bad ":picture reports a bad path"
 else
   echo "SKIP: tmux is not installed (REPL checks)"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
