@@ -9,8 +9,10 @@ set -u
 
 TL=${1:?usage: repl_test.sh path/to/traitlab}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
-[ -x "$TL" ] || { echo "not executable: $TL"; echo "0 passed, 1 failed"; exit 1; }
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; echo "0 passed, 0 failed"; exit 0; }
+source "$(dirname "$0")/lib/expect.sh"
+out=""
+[ -x "$TL" ] || { bad "not executable: $TL"; finish; exit 1; }
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; finish; exit 0; }
 
 tmp=$(mktemp -d)
 sock="$tmp/tmux.sock"
@@ -29,13 +31,8 @@ unset NO_COLOR LUA_INIT LUA_INIT_5_4 TRAITLAB_PLUGIN_PATH
 tmux_ new-session -d -s keep -x 20 -y 5 "sleep 3600"
 history_file="$XDG_STATE_HOME/traitlab/history"
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() {
-  failed=$((failed + 1)); echo "FAIL $1"
-  echo "     --- screen ---"; screen | sed -e '/^$/d' -e 's/^/     /' | tail -n 15
-}
+# A failure shows the end of the screen.
+bad_screen() { out="--- screen ---"$'\n'"$(screen | sed -e '/^$/d' | tail -n 15)"; bad "$1"; }
 
 screen() { tmux_ capture-pane -p -S -300 -t repl 2>/dev/null; }
 # wait_for TEXT [SECONDS] [GREP FLAGS]: polls the screen until TEXT (a fixed
@@ -50,9 +47,9 @@ wait_for() {
   return 1
 }
 # check NAME TEXT [SECONDS]: passes when TEXT shows on the screen in time.
-check() { if wait_for "$2" "${3:-5}"; then pass "$1"; else fail "$1 (waiting for: $2)"; fi; }
+check() { if wait_for "$2" "${3:-5}"; then ok "$1"; else bad_screen "$1 (waiting for: $2)"; fi; }
 # check_line NAME LINE [SECONDS]: passes when a whole screen line is LINE.
-check_line() { if wait_for "$2" "${3:-5}" -x; then pass "$1"; else fail "$1 (waiting for the line: $2)"; fi; }
+check_line() { if wait_for "$2" "${3:-5}" -x; then ok "$1"; else bad_screen "$1 (waiting for the line: $2)"; fi; }
 type_line() { tmux_ send-keys -t repl -l -- "$1"; tmux_ send-keys -t repl Enter; }
 
 start_session() {
@@ -99,11 +96,11 @@ tmux_ send-keys -t repl -l 'this is not lua'
 tmux_ send-keys -t repl C-c
 type_line '300 + 33'
 check_line "Ctrl-C at the prompt clears the line" '333' 2
-if screen | grep -q 'this is not lua300'; then fail "Ctrl-C at the prompt left the text"; fi
+if screen | grep -q 'this is not lua300'; then bad_screen "Ctrl-C at the prompt left the text"; fi
 
 tmux_ send-keys -t repl -l 'ui.Vi'
 tmux_ send-keys -t repl Tab
-if wait_for '> ui.View' 2; then pass "Tab completes ui.Vi to ui.View"; else fail "Tab completes ui.Vi to ui.View"; fi
+if wait_for '> ui.View' 2; then ok "Tab completes ui.Vi to ui.View"; else bad_screen "Tab completes ui.Vi to ui.View"; fi
 tmux_ send-keys -t repl Tab
 check "a second Tab lists ui.View and ui.ViewController" 'ui.ViewController' 2
 tmux_ send-keys -t repl C-c
@@ -111,14 +108,14 @@ tmux_ send-keys -t repl C-c
 type_line 'scene = ui.WindowScene {}; window = ui.Window { windowScene = scene }; root = ui.ViewController { name = "root" }; window.rootViewController = root'
 tmux_ send-keys -t repl -l 'root.traitOverrides.userInterfaceStyle = "da'
 tmux_ send-keys -t repl Tab
-if wait_for 'userInterfaceStyle = "dark"' 2; then pass "Tab completes an enum case inside a string"; else fail "Tab completes an enum case inside a string"; fi
+if wait_for 'userInterfaceStyle = "dark"' 2; then ok "Tab completes an enum case inside a string"; else bad_screen "Tab completes an enum case inside a string"; fi
 tmux_ send-keys -t repl Enter
 type_line 'root.view.traitCollection.userInterfaceStyle'
 check_line "ui.update() runs after each input" '"dark"' 2
 
 tmux_ send-keys -t repl -l 'root:addCh'
 tmux_ send-keys -t repl Tab
-if wait_for '> root:addChild' 2; then pass "Tab completes methods of an environment"; else fail "Tab completes methods of an environment"; fi
+if wait_for '> root:addChild' 2; then ok "Tab completes methods of an environment"; else bad_screen "Tab completes methods of an environment"; fi
 tmux_ send-keys -t repl C-c
 
 type_line ':tree'
@@ -132,16 +129,16 @@ type_line 'history_marker = 4242'
 type_line ':quit'
 check ":quit leaves the REPL with status 0" 'EXITED 0' 3
 if [ -s "$history_file" ] && grep -qF 'history_marker = 4242' "$history_file"; then
-  pass "history is written to \$XDG_STATE_HOME/traitlab/history"
+  ok "history is written to \$XDG_STATE_HOME/traitlab/history"
 else
-  fail "history is written to \$XDG_STATE_HOME/traitlab/history"
+  bad_screen "history is written to \$XDG_STATE_HOME/traitlab/history"
 fi
 
 # ---------------------------------------------------------------- session 2
 start_session
 tmux_ send-keys -t repl Up
 tmux_ send-keys -t repl Up
-if wait_for '> history_marker = 4242' 2; then pass "Up recalls a line from the previous session"; else fail "Up recalls a line from the previous session"; fi
+if wait_for '> history_marker = 4242' 2; then ok "Up recalls a line from the previous session"; else bad_screen "Up recalls a line from the previous session"; fi
 tmux_ send-keys -t repl Enter
 type_line 'history_marker + 1'
 check_line "...and the recalled line runs" '4243' 2
@@ -198,5 +195,4 @@ tmux_ send-keys -t repl C-d
 check "...and Ctrl-D (end of input) exits with status 0" 'EXITED 0' 3
 
 echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
