@@ -9,7 +9,9 @@ set -u
 
 TL=${1:?usage: cli_test.sh path/to/traitlab}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
-[ -x "$TL" ] || { echo "not executable: $TL"; echo "0 passed, 1 failed"; exit 1; }
+source "$(dirname "$0")/lib/expect.sh"
+out=""
+[ -x "$TL" ] || { bad "not executable: $TL"; finish; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -17,124 +19,95 @@ cd "$tmp"
 # Keep the environment from leaking into the tests.
 unset LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4 TRAITLAB_PLUGIN_PATH NO_COLOR
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() {
-  failed=$((failed + 1)); echo "FAIL $1"
-  shift
-  for line in "$@"; do echo "     $line"; done
-  echo "     rc=$RC"; echo "     stdout: ${OUT:0:400}"; echo "     stderr: ${ERR:0:600}"
-}
-
-# run CMD...: runs with a 20 s guard; sets OUT, ERR, RC and SECS (wall time).
-run() {
-  local start end
-  start=$(date +%s.%N)
-  OUT=$(timeout 20 "$@" 2>"$tmp/stderr" </dev/null)
-  RC=$?
-  end=$(date +%s.%N)
-  ERR=$(cat "$tmp/stderr")
-  SECS=$(echo "$end - $start" | bc)
-}
-# run_stdin TEXT CMD...: the same with TEXT on standard input.
-run_stdin() {
-  local input=$1; shift
-  OUT=$(printf '%s' "$input" | timeout 20 "$@" 2>"$tmp/stderr")
-  RC=$?
-  ERR=$(cat "$tmp/stderr")
-}
-
-expect() { # expect NAME CONDITION...  (CONDITION is a test(1) expression, evaluated with eval)
-  local name=$1; shift
-  if eval "$*"; then pass "$name"; else fail "$name" "expected: $*"; fi
-}
+# run_apart and run_apart_stdin (Tests/cli/lib/expect.sh) set OUT, ERR, RC and
+# SECS (wall time), each run with a 20 s guard; holds NAME CONDITION checks them.
+RUN_TIMEOUT=20
 
 # ---------------------------------------------------------------- basics
-run "$TL" -v
-expect "-v names TraitLab and Lua 5.4" '[ $RC -eq 0 ] && [[ $OUT == TraitLab* ]] && [[ $OUT == *"Lua 5.4"* ]] && [[ $OUT == *Copyright* ]]'
+run_apart "$TL" -v
+holds "-v names TraitLab and Lua 5.4" '[ $RC -eq 0 ] && [[ $OUT == TraitLab* ]] && [[ $OUT == *"Lua 5.4"* ]] && [[ $OUT == *Copyright* ]]'
 
-run "$TL" -e 'print(1 + 1)'
-expect "-e runs code, exit 0" '[ $RC -eq 0 ] && [ "$OUT" = 2 ] && [ -z "$ERR" ]'
+run_apart "$TL" -e 'print(1 + 1)'
+holds "-e runs code, exit 0" '[ $RC -eq 0 ] && [ "$OUT" = 2 ] && [ -z "$ERR" ]'
 
-run "$TL" -e 'x = 20' -e 'print(x + 1)'
-expect "several -e run in order" '[ $RC -eq 0 ] && [ "$OUT" = 21 ]'
+run_apart "$TL" -e 'x = 20' -e 'print(x + 1)'
+holds "several -e run in order" '[ $RC -eq 0 ] && [ "$OUT" = 21 ]'
 
-run "$TL" -eprint\(3\)
-expect "-eCODE (attached argument)" '[ $RC -eq 0 ] && [ "$OUT" = 3 ]'
+run_apart "$TL" -eprint\(3\)
+holds "-eCODE (attached argument)" '[ $RC -eq 0 ] && [ "$OUT" = 3 ]'
 
-run "$TL" -h
-expect "-h prints usage with every flag, exit 0" '[ $RC -eq 0 ] && for f in " -e " " -l " " -i " " -v " " -E " " -W " " -- " " - " --plugin --plugin-path --hierarchy --timeout --memory-limit --sandbox --help module-path; do [[ $OUT == *"$f"* ]] || exit 1; done'
+run_apart "$TL" -h
+holds "-h prints usage with every flag, exit 0" '[ $RC -eq 0 ] && for f in " -e " " -l " " -i " " -v " " -E " " -W " " -- " " - " --plugin --plugin-path --hierarchy --timeout --memory-limit --sandbox --help module-path; do [[ $OUT == *"$f"* ]] || exit 1; done'
 
-run "$TL" --help
-expect "--help is -h" '[ $RC -eq 0 ] && [[ $OUT == *--memory-limit* ]]'
+run_apart "$TL" --help
+holds "--help is -h" '[ $RC -eq 0 ] && [[ $OUT == *--memory-limit* ]]'
 
 cat > ok.lua <<'LUA'
 print("script ran", select("#", ...))
 return 1, 2
 LUA
-run "$TL" ok.lua a b
-expect "script with arguments, exit 0" '[ $RC -eq 0 ] && [ "$OUT" = "script ran	2" ]'
+run_apart "$TL" ok.lua a b
+holds "script with arguments, exit 0" '[ $RC -eq 0 ] && [ "$OUT" = "script ran	2" ]'
 
-run "$TL" -e 'os.exit(3)'
-expect "os.exit status is kept" '[ $RC -eq 3 ]'
+run_apart "$TL" -e 'os.exit(3)'
+holds "os.exit status is kept" '[ $RC -eq 3 ]'
 
 # ---------------------------------------------------------------- errors: exit 1, "traitlab: FILE:LINE: message" + traceback
 cat > fails.lua <<'LUA'
 local x = 1
 error("boom")
 LUA
-run "$TL" fails.lua
-expect "failing script exits 1" '[ $RC -eq 1 ]'
-expect "failing script: traitlab: FILE:LINE: message" '[[ $(head -n1 <<<"$ERR") == "traitlab: fails.lua:2: boom" ]]'
-expect "failing script: traceback" '[[ $ERR == *"stack traceback:"* ]] && [[ $ERR == *"fails.lua:2: in main chunk"* ]]'
+run_apart "$TL" fails.lua
+holds "failing script exits 1" '[ $RC -eq 1 ]'
+holds "failing script: traitlab: FILE:LINE: message" '[[ $(head -n1 <<<"$ERR") == "traitlab: fails.lua:2: boom" ]]'
+holds "failing script: traceback" '[[ $ERR == *"stack traceback:"* ]] && [[ $ERR == *"fails.lua:2: in main chunk"* ]]'
 
 cat > nested.lua <<'LUA'
 local function inner() local t = nil; return t.field end
 local function outer() return inner() end
 outer()
 LUA
-run "$TL" nested.lua
-expect "runtime error names file and line" '[ $RC -eq 1 ] && [[ $(head -n1 <<<"$ERR") == "traitlab: nested.lua:1: attempt to index a nil value"* ]] && [[ $ERR == *"nested.lua:3: in main chunk"* ]]'
+run_apart "$TL" nested.lua
+holds "runtime error names file and line" '[ $RC -eq 1 ] && [[ $(head -n1 <<<"$ERR") == "traitlab: nested.lua:1: attempt to index a nil value"* ]] && [[ $ERR == *"nested.lua:3: in main chunk"* ]]'
 
 printf 'local x = \nprint(\n' > syntax.lua
-run "$TL" syntax.lua
-expect "syntax error: exit 1, traitlab: FILE:LINE:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: syntax.lua:"[0-9]* ]]'
+run_apart "$TL" syntax.lua
+holds "syntax error: exit 1, traitlab: FILE:LINE:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: syntax.lua:"[0-9]* ]]'
 
-run "$TL" does-not-exist.lua
-expect "missing script: exit 1, cannot open" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: cannot open does-not-exist.lua"* ]]'
+run_apart "$TL" does-not-exist.lua
+holds "missing script: exit 1, cannot open" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: cannot open does-not-exist.lua"* ]]'
 
-run "$TL" -e 'error({})'
-expect "non-string error value" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
+run_apart "$TL" -e 'error({})'
+holds "non-string error value" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
 
-run "$TL" -e 'error(setmetatable({}, { __tostring = function() return "custom" end }))'
-expect "error value with __tostring" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom"* ]]'
+run_apart "$TL" -e 'error(setmetatable({}, { __tostring = function() return "custom" end }))'
+holds "error value with __tostring" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom"* ]]'
 
 # The same error values raised by a callback of the update that ends the chunk
 # (lua.c's msghandler: __tostring, else "(error object is a X value)").
-run "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error(setmetatable({}, { __tostring = function() return "custom from layout" end })) end'
-expect "an error value with __tostring from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom from layout"* ]]'
-run "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error({}) end'
-expect "a table error value from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
+run_apart "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error(setmetatable({}, { __tostring = function() return "custom from layout" end })) end'
+holds "an error value with __tostring from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: custom from layout"* ]]'
+run_apart "$TL" -e 'local w = ui.Window { windowScene = ui.WindowScene {} }; w.rootViewController = ui.ViewController {}; w.rootViewController.view.layoutSubviews = function() error({}) end'
+holds "a table error value from the end-of-chunk update" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: (error object is a table value)"* ]]'
 stage='local s = ui.WindowScene {}; local w = ui.Window { windowScene = s }; w.rootViewController = ui.ViewController {}; ui.update(); s.traitOverrides.userInterfaceStyle = "dark";'
-run "$TL" -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(42) end)'
-expect "a number raised by a handler in the end-of-chunk update prints as lua.c prints it" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: 42"* ]]'
-run "$TL" --timeout 1 -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(setmetatable({}, { __tostring = function() while true do end end })) end)'
-expect "an error whose __tostring runs out of time says so" '[ $RC -eq 1 ] && [[ $ERR == *"its __tostring failed: timed out after 1 second"* ]]'
-run "$TL" --memory-limit 32M -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() local t = {} while true do t[#t + 1] = ("x"):rep(100) .. #t end end)'
-expect "out of memory in the end-of-chunk update names the limit" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: not enough memory (--memory-limit of 32M reached)"* ]]'
+run_apart "$TL" -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(42) end)'
+holds "a number raised by a handler in the end-of-chunk update prints as lua.c prints it" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: 42"* ]]'
+run_apart "$TL" --timeout 1 -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() error(setmetatable({}, { __tostring = function() while true do end end })) end)'
+holds "an error whose __tostring runs out of time says so" '[ $RC -eq 1 ] && [[ $ERR == *"its __tostring failed: timed out after 1 second"* ]]'
+run_apart "$TL" --memory-limit 32M -e "$stage"' w.rootViewController.view:registerForTraitChanges({ traits.UserInterfaceStyle }, function() local t = {} while true do t[#t + 1] = ("x"):rep(100) .. #t end end)'
+holds "out of memory in the end-of-chunk update names the limit" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: not enough memory (--memory-limit of 32M reached)"* ]]'
 
-run "$TL" -e 'error("first")' -e 'print("never")'
-expect "a failing -e stops the run" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [[ $ERR == "traitlab: (command line):1: first"* ]]'
+run_apart "$TL" -e 'error("first")' -e 'print("never")'
+holds "a failing -e stops the run" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [[ $ERR == "traitlab: (command line):1: first"* ]]'
 
 # ---------------------------------------------------------------- usage errors: exit 2
 for bad in "-x" "--bogus" "-e" "-l" "-ix" "--hierarchy" "--hierarchy=modern" "--timeout=0" "--timeout abc" "--memory-limit 12Q" "--memory-limit 0" "--memory-limit 16K" "--plugin"; do
   # shellcheck disable=SC2086
-  run "$TL" $bad
-  expect "usage error: $bad exits 2 with usage" '[ $RC -eq 2 ] && [[ $ERR == traitlab:* ]] && [[ $ERR == *"usage: traitlab"* ]] && [ -z "$OUT" ]'
+  run_apart "$TL" $bad
+  holds "usage error: $bad exits 2 with usage" '[ $RC -eq 2 ] && [[ $ERR == traitlab:* ]] && [[ $ERR == *"usage: traitlab"* ]] && [ -z "$OUT" ]'
 done
-run "$TL" -e -v
-expect "'-e' needs argument (next word is an option), as lua5.4" '[ $RC -eq 2 ] && [[ $ERR == *"'"'"'-e'"'"' needs argument"* ]]'
+run_apart "$TL" -e -v
+holds "'-e' needs argument (next word is an option), as lua5.4" '[ $RC -eq 2 ] && [[ $ERR == *"'"'"'-e'"'"' needs argument"* ]]'
 
 # ---------------------------------------------------------------- arg, compared with lua5.4
 cat > showarg.lua <<'LUA'
@@ -149,8 +122,8 @@ same_as_lua() {
   local mine theirs
   mine=$(timeout 10 "$TL" "$@" 2>&1 </dev/null | sed "s#$TL#INTERP#g")
   theirs=$(timeout 10 lua5.4 "$@" 2>&1 </dev/null | sed "s#lua5.4#INTERP#g")
-  if [ "$mine" = "$theirs" ] && [ -n "$mine" ]; then pass "$name"; else
-    RC=-; OUT=$mine; ERR=$theirs; fail "$name" "traitlab and lua5.4 differ (stderr line shows lua5.4)"; fi
+  if [ "$mine" = "$theirs" ] && [ -n "$mine" ]; then ok "$name"; else
+    RC=-; OUT=$mine; ERR=$theirs; bad_apart "$name" "traitlab and lua5.4 differ (stderr line shows lua5.4)"; fi
 }
 if command -v lua5.4 >/dev/null; then
   same_as_lua "arg: script and arguments" showarg.lua a b "c d"
@@ -162,32 +135,32 @@ if command -v lua5.4 >/dev/null; then
   mine=$(printf 'dofile("showarg.lua")' | "$TL" - p q 2>&1 | sed "s#$TL#INTERP#g")
   theirs=$(printf 'dofile("showarg.lua")' | lua5.4 - p q 2>&1 | sed "s#lua5.4#INTERP#g")
   RC=-; OUT=$mine; ERR=$theirs
-  expect "arg: - (stdin) with arguments" '[ "$mine" = "$theirs" ]'
+  holds "arg: - (stdin) with arguments" '[ "$mine" = "$theirs" ]'
 else
   echo "SKIP arg comparisons: lua5.4 not installed"
 fi
-run "$TL" --hierarchy legacy --timeout 5 showarg.lua x
-expect "arg: TraitLab's options are at negative indices too" '[ "$OUT" = "-5=$TL -4=--hierarchy -3=legacy -2=--timeout -1=5 0=showarg.lua 1=x | 1 | x" ]'
+run_apart "$TL" --hierarchy legacy --timeout 5 showarg.lua x
+holds "arg: TraitLab's options are at negative indices too" '[ "$OUT" = "-5=$TL -4=--hierarchy -3=legacy -2=--timeout -1=5 0=showarg.lua 1=x | 1 | x" ]'
 
 # ---------------------------------------------------------------- -l, -, stdin
 mkdir -p mods
 printf 'return { answer = 42 }\n' > mods/mymod.lua
-run env LUA_PATH="$tmp/mods/?.lua;;" "$TL" -l mymod -e 'print(mymod.answer)'
-expect "-l NAME requires into the global NAME" '[ $RC -eq 0 ] && [ "$OUT" = 42 ]'
-run env LUA_PATH="$tmp/mods/?.lua;;" "$TL" -l m=mymod -e 'print(m.answer, mymod)'
-expect "-l g=mod requires into the global g" '[ $RC -eq 0 ] && [ "$OUT" = "42	nil" ]'
-run "$TL" -l nosuchmodule
-expect "-l of a missing module: exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"module '"'"'nosuchmodule'"'"' not found"* ]]'
+run_apart env LUA_PATH="$tmp/mods/?.lua;;" "$TL" -l mymod -e 'print(mymod.answer)'
+holds "-l NAME requires into the global NAME" '[ $RC -eq 0 ] && [ "$OUT" = 42 ]'
+run_apart env LUA_PATH="$tmp/mods/?.lua;;" "$TL" -l m=mymod -e 'print(m.answer, mymod)'
+holds "-l g=mod requires into the global g" '[ $RC -eq 0 ] && [ "$OUT" = "42	nil" ]'
+run_apart "$TL" -l nosuchmodule
+holds "-l of a missing module: exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"module '"'"'nosuchmodule'"'"' not found"* ]]'
 
-run_stdin 'print("from stdin", ...)' "$TL" - a b
-expect "- runs standard input with arguments" '[ $RC -eq 0 ] && [ "$OUT" = "from stdin	a	b" ]'
-run_stdin 'print(6 * 7)' "$TL"
-expect "no script, stdin not a terminal: runs stdin" '[ $RC -eq 0 ] && [ "$OUT" = 42 ]'
-run_stdin 'error("bad input")' "$TL"
-expect "stdin chunk error: traitlab: stdin:1:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: stdin:1: bad input"* ]]'
-run_stdin 'print("not run")' "$TL" -e 'print("e only")'
-expect "-e without script does not read stdin" '[ "$OUT" = "e only" ]'
-run_stdin 'x * 2
+run_apart_stdin 'print("from stdin", ...)' "$TL" - a b
+holds "- runs standard input with arguments" '[ $RC -eq 0 ] && [ "$OUT" = "from stdin	a	b" ]'
+run_apart_stdin 'print(6 * 7)' "$TL"
+holds "no script, stdin not a terminal: runs stdin" '[ $RC -eq 0 ] && [ "$OUT" = 42 ]'
+run_apart_stdin 'error("bad input")' "$TL"
+holds "stdin chunk error: traitlab: stdin:1:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: stdin:1: bad input"* ]]'
+run_apart_stdin 'print("not run")' "$TL" -e 'print("e only")'
+holds "-e without script does not read stdin" '[ "$OUT" = "e only" ]'
+run_apart_stdin 'x * 2
 =x + 1
 function f()
   return "multi"
@@ -196,33 +169,33 @@ f()
 ' "$TL" -i -e 'x = 10'
 # As lua5.4 (readline) shows it: the prompt, the line read, then the results
 # through the global print (raw strings), per lua.c's l_print.
-expect "-i runs a REPL after -e (stdin not a terminal)" '[ $RC -eq 0 ] && [[ $OUT == *"TraitLab"* ]] && [[ $OUT == *$'"'"'> x * 2\n20\n'"'"'* ]] && [[ $OUT == *$'"'"'> =x + 1\n11\n'"'"'* ]] && [[ $OUT == *">>   return"* ]] && [[ $OUT == *$'"'"'> f()\nmulti\n'"'"'* ]]'
-run_stdin 'io.write("")
+holds "-i runs a REPL after -e (stdin not a terminal)" '[ $RC -eq 0 ] && [[ $OUT == *"TraitLab"* ]] && [[ $OUT == *$'"'"'> x * 2\n20\n'"'"'* ]] && [[ $OUT == *$'"'"'> =x + 1\n11\n'"'"'* ]] && [[ $OUT == *">>   return"* ]] && [[ $OUT == *$'"'"'> f()\nmulti\n'"'"'* ]]'
+run_apart_stdin 'io.write("")
 =setmetatable({}, {__tostring = function() return "custom" end}), "s"
 ' "$TL" -i -e '_PROMPT = setmetatable({}, {__tostring = function() return "P$ " end}); _PROMPT2 = "..."'
-expect "_PROMPT objects go through tostring; results through print (lua.c)" '[ $RC -eq 0 ] && [[ $OUT == *$'"'"'P$ =setmetatable'"'"'* ]] && [[ $OUT == *$'"'"'custom\ts\n'"'"'* ]]'
-run_stdin '1
+holds "_PROMPT objects go through tostring; results through print (lua.c)" '[ $RC -eq 0 ] && [[ $OUT == *$'"'"'P$ =setmetatable'"'"'* ]] && [[ $OUT == *$'"'"'custom\ts\n'"'"'* ]]'
+run_apart_stdin '1
 ' "$TL" -i -e 'print = nil'
-expect "a failing print is reported as lua.c does" '[[ $ERR == *"error calling '"'"'print'"'"'"* ]]'
-run "$TL" -e 'local ok, e = pcall(function() warn("@on"); warn("hello") end)'
-expect "warnings start with Lua warning:" '[[ $ERR == "Lua warning: hello"* ]]'
+holds "a failing print is reported as lua.c does" '[[ $ERR == *"error calling '"'"'print'"'"'"* ]]'
+run_apart "$TL" -e 'local ok, e = pcall(function() warn("@on"); warn("hello") end)'
+holds "warnings start with Lua warning:" '[[ $ERR == "Lua warning: hello"* ]]'
 
 # ---------------------------------------------------------------- LUA_INIT, -E, -W
-run env LUA_INIT='x = 7' "$TL" -e 'print(x)'
-expect "LUA_INIT runs first" '[ "$OUT" = 7 ]'
-run env LUA_INIT='x = 7' LUA_INIT_5_4='x = 54' "$TL" -e 'print(x)'
-expect "LUA_INIT_5_4 wins over LUA_INIT" '[ "$OUT" = 54 ]'
+run_apart env LUA_INIT='x = 7' "$TL" -e 'print(x)'
+holds "LUA_INIT runs first" '[ "$OUT" = 7 ]'
+run_apart env LUA_INIT='x = 7' LUA_INIT_5_4='x = 54' "$TL" -e 'print(x)'
+holds "LUA_INIT_5_4 wins over LUA_INIT" '[ "$OUT" = 54 ]'
 printf 'x = "from file"\n' > init.lua
-run env LUA_INIT="@$tmp/init.lua" "$TL" -e 'print(x)'
-expect "LUA_INIT=@file" '[ "$OUT" = "from file" ]'
-run env LUA_INIT='x = 7' LUA_PATH='/nowhere/?.lua' "$TL" -E -e 'print(x, package.path:find("/nowhere", 1, true))'
-expect "-E ignores LUA_INIT and LUA_PATH" '[ "$OUT" = "nil	nil" ]'
-run env LUA_INIT='error("init failed")' "$TL" -e 'print("never")'
-expect "failing LUA_INIT: exit 1" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: LUA_INIT:1: init failed"* ]]'
-run "$TL" -e 'warn("quiet")'
-expect "warnings are off by default" '[ -z "$ERR" ]'
-run "$TL" -W -e 'warn("loud")'
-expect "-W turns warnings on" '[[ $ERR == *loud* ]]'
+run_apart env LUA_INIT="@$tmp/init.lua" "$TL" -e 'print(x)'
+holds "LUA_INIT=@file" '[ "$OUT" = "from file" ]'
+run_apart env LUA_INIT='x = 7' LUA_PATH='/nowhere/?.lua' "$TL" -E -e 'print(x, package.path:find("/nowhere", 1, true))'
+holds "-E ignores LUA_INIT and LUA_PATH" '[ "$OUT" = "nil	nil" ]'
+run_apart env LUA_INIT='error("init failed")' "$TL" -e 'print("never")'
+holds "failing LUA_INIT: exit 1" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: LUA_INIT:1: init failed"* ]]'
+run_apart "$TL" -e 'warn("quiet")'
+holds "warnings are off by default" '[ -z "$ERR" ]'
+run_apart "$TL" -W -e 'warn("loud")'
+holds "-W turns warnings on" '[[ $ERR == *loud* ]]'
 
 # ---------------------------------------------------------------- traits: pending work settles after each chunk
 cat > settle.lua <<'LUA'
@@ -238,14 +211,14 @@ end)
 scene.traitOverrides.userInterfaceStyle = "dark"
 -- no ui.update(): the end of the script settles pending work
 LUA
-run "$TL" settle.lua
-expect "pending trait work settles at the end of a script" '[ $RC -eq 0 ] && [ "$OUT" = "handler saw dark" ]'
-run "$TL" settle.lua fail
-expect "an error while settling is a script error" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: settle.lua:8: handler failed"* ]]'
-run "$TL" --hierarchy legacy -e 'print(ui.hierarchyMode)'
-expect "--hierarchy legacy" '[ "$OUT" = legacy ]'
-run "$TL" -e 'print(ui.hierarchyMode)'
-expect "default hierarchy is ios17" '[ "$OUT" = ios17 ]'
+run_apart "$TL" settle.lua
+holds "pending trait work settles at the end of a script" '[ $RC -eq 0 ] && [ "$OUT" = "handler saw dark" ]'
+run_apart "$TL" settle.lua fail
+holds "an error while settling is a script error" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: settle.lua:8: handler failed"* ]]'
+run_apart "$TL" --hierarchy legacy -e 'print(ui.hierarchyMode)'
+holds "--hierarchy legacy" '[ "$OUT" = legacy ]'
+run_apart "$TL" -e 'print(ui.hierarchyMode)'
+holds "default hierarchy is ios17" '[ "$OUT" = ios17 ]'
 
 # ---------------------------------------------------------------- plugins
 mkdir -p plugs
@@ -255,18 +228,18 @@ return {
   setup = function(api) api.traits.define { name = "Shade", default = "light" } end,
 }
 LUA
-run "$TL" --plugin-path plugs --plugin shade -e 'print(traits.collection {}.shade, plugins.list()[1].version)'
-expect "--plugin NAME with --plugin-path" '[ $RC -eq 0 ] && [ "$OUT" = "light	2.0.0" ]'
-run "$TL" --plugin plugs/shade.lua -e 'print(plugins.list()[1].name)'
-expect "--plugin PATH" '[ $RC -eq 0 ] && [ "$OUT" = shade ]'
-run "$TL" --plugin-path plugs --plugin nosuch
-expect "--plugin of a missing plugin: exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"nosuch"*"not found"* ]]'
+run_apart "$TL" --plugin-path plugs --plugin shade -e 'print(traits.collection {}.shade, plugins.list()[1].version)'
+holds "--plugin NAME with --plugin-path" '[ $RC -eq 0 ] && [ "$OUT" = "light	2.0.0" ]'
+run_apart "$TL" --plugin plugs/shade.lua -e 'print(plugins.list()[1].name)'
+holds "--plugin PATH" '[ $RC -eq 0 ] && [ "$OUT" = shade ]'
+run_apart "$TL" --plugin-path plugs --plugin nosuch
+holds "--plugin of a missing plugin: exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"nosuch"*"not found"* ]]'
 
 # ---------------------------------------------------------------- --timeout
-run "$TL" --timeout 1 -e 'while true do end'
-expect "--timeout stops a busy loop: exit 1 in time" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
-run "$TL" --timeout 1 -e 'while true do pcall(function() while true do end end) end'
-expect "--timeout cannot be swallowed by pcall" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+run_apart "$TL" --timeout 1 -e 'while true do end'
+holds "--timeout stops a busy loop: exit 1 in time" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+run_apart "$TL" --timeout 1 -e 'while true do pcall(function() while true do end end) end'
+holds "--timeout cannot be swallowed by pcall" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
 cat > busyhandler.lua <<'LUA'
 local scene = ui.WindowScene {}
 local window = ui.Window { windowScene = scene }
@@ -278,18 +251,18 @@ ui.update()
 scene.traitOverrides.userInterfaceStyle = "dark"
 ui.update()
 LUA
-run "$TL" --timeout 1 busyhandler.lua
-expect "--timeout stops a busy trait-change handler" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
-run "$TL" --timeout 1 -e 'coroutine.wrap(function() while true do end end)()'
-expect "--timeout stops a loop inside a coroutine" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
+run_apart "$TL" --timeout 1 busyhandler.lua
+holds "--timeout stops a busy trait-change handler" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && (( $(echo "$SECS < 2.5" | bc) ))'
+run_apart "$TL" --timeout 1 -e 'coroutine.wrap(function() while true do end end)()'
+holds "--timeout stops a loop inside a coroutine" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
 # The REPL keeps the session: a runaway loop in a coroutine (resumed before or
 # after the deadline, through resume or wrap) times out back to the prompt.
-run_stdin $'x = 41\ncoroutine.wrap(function() while true do end end)()\nprint(coroutine.resume(coroutine.create(function() while true do end end)))\nlocal co = coroutine.wrap(function() coroutine.yield() while true do end end); co(); co()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
-expect "REPL: --timeout in a coroutine returns to the prompt with the session" '[[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 3 ] && [[ $ERR != *"did not stop"* ]]'
+run_apart_stdin $'x = 41\ncoroutine.wrap(function() while true do end end)()\nprint(coroutine.resume(coroutine.create(function() while true do end end)))\nlocal co = coroutine.wrap(function() coroutine.yield() while true do end end); co(); co()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+holds "REPL: --timeout in a coroutine returns to the prompt with the session" '[[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 3 ] && [[ $ERR != *"did not stop"* ]]'
 # Lua runs a message handler with hooks off once a hook raised: after the
 # deadline xpcall skips the handler, so a looping one cannot hang the REPL.
-run_stdin $'x = 41\nxpcall(function() error("x") end, function() while true do end end)\nxpcall(function() while true do end end, function() while true do end end)\nprint(xpcall(error, function(m) return "handled " .. m end, "y"))\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
-expect "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ $OUT == *"alive	42"* ]] && [[ $OUT == *"handled y"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_apart_stdin $'x = 41\nxpcall(function() error("x") end, function() while true do end end)\nxpcall(function() while true do end end, function() while true do end end)\nprint(xpcall(error, function(m) return "handled " .. m end, "y"))\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+holds "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ $OUT == *"alive	42"* ]] && [[ $OUT == *"handled y"* ]] && [[ $ERR != *"did not stop"* ]]'
 # Lua runs a finalizer with hooks off (Lua 5.4.4, lgc.c, GCTM: "stop debug
 # hooks during GC metamethod"), so the interrupt's hook cannot fire inside one;
 # the interrupt stops a finalizer at its next allocation instead (shim.c,
@@ -297,26 +270,26 @@ expect "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ 
 # a chunk, between inputs or at exit, stops within --timeout. (Each loop
 # allocates once per 1000 turns: Lua collects nothing while a finalizer runs.)
 gc_loop='function() local n = 0 while true do n = n + 1 if n % 1000 == 0 then local t = {} end end end'
-run_stdin $'x = 41\nsetmetatable({}, {__gc = '"$gc_loop"$'}) collectgarbage()\ndebug.setmetatable({}, {__gc = '"$gc_loop"$'}) collectgarbage()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
-expect "REPL: --timeout in an allocating __gc finalizer returns to the prompt" '[ $RC -eq 0 ] && [[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 2 ] && [[ $ERR != *"did not stop"* ]]'
+run_apart_stdin $'x = 41\nsetmetatable({}, {__gc = '"$gc_loop"$'}) collectgarbage()\ndebug.setmetatable({}, {__gc = '"$gc_loop"$'}) collectgarbage()\nprint("alive", x + 1)\n' "$TL" -i --timeout 1
+holds "REPL: --timeout in an allocating __gc finalizer returns to the prompt" '[ $RC -eq 0 ] && [[ $OUT == *"alive	42"* ]] && [ "$(grep -c "timed out after 1 second" <<<"$ERR$OUT")" -ge 2 ] && [[ $ERR != *"did not stop"* ]]'
 # (The object stays reachable until the end: an unreachable one may be finalized
 # by any collection step before, such as compiling the next line: below.)
-run_stdin $'x = 1\nkeep = setmetatable({}, {__gc = '"$gc_loop"$'})\nprint("still", x)\n' "$TL" -i --timeout 1
-expect "REPL: an allocating looping finalizer at exit stops within --timeout (exit 1)" '[ $RC -eq 1 ] && [[ $OUT == *"still	1"* ]] && [[ $ERR == *"timed out after 1 second while closing the state"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_apart_stdin $'x = 1\nkeep = setmetatable({}, {__gc = '"$gc_loop"$'})\nprint("still", x)\n' "$TL" -i --timeout 1
+holds "REPL: an allocating looping finalizer at exit stops within --timeout (exit 1)" '[ $RC -eq 1 ] && [[ $OUT == *"still	1"* ]] && [[ $ERR == *"timed out after 1 second while closing the state"* ]] && [[ $ERR != *"did not stop"* ]]'
 # What the REPL runs between inputs is under --timeout too: the prompt's
 # __tostring (lua.c's get_prompt calls it) and a finalizer that a collection
 # step runs while the next line compiles (lua.c's loadline; lua.c itself has no
 # --timeout and would hang there).
-run_stdin $'_PROMPT = setmetatable({}, {__tostring = function() while true do end end})\nprint("after", 1)\n' "$TL" -i --timeout 1
-expect "REPL: a looping _PROMPT __tostring stops within --timeout, the default prompt is used" '[ $RC -eq 0 ] && [[ $OUT == *"after	1"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
-run_stdin $'x = 7\nsetmetatable({}, {__gc = '"$gc_loop"$'})\nfor i = 1, 200 do load("return " .. string.rep("{", 50) .. string.rep("}", 50)) end\nprint("still", x)\n' "$TL" -i --timeout 1
-expect "REPL: an allocating looping finalizer run between inputs stops within --timeout" '[ $RC -le 1 ] && [[ $OUT == *"still	7"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
-run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = '"$gc_loop"'}) print("end")'
-expect "an allocating looping finalizer at the end of a script stops within --timeout" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"while closing the state"* ]] && [[ $ERR != *"did not stop"* ]] && (( $(echo "$SECS < 3" | bc) ))'
+run_apart_stdin $'_PROMPT = setmetatable({}, {__tostring = function() while true do end end})\nprint("after", 1)\n' "$TL" -i --timeout 1
+holds "REPL: a looping _PROMPT __tostring stops within --timeout, the default prompt is used" '[ $RC -eq 0 ] && [[ $OUT == *"after	1"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_apart_stdin $'x = 7\nsetmetatable({}, {__gc = '"$gc_loop"$'})\nfor i = 1, 200 do load("return " .. string.rep("{", 50) .. string.rep("}", 50)) end\nprint("still", x)\n' "$TL" -i --timeout 1
+holds "REPL: an allocating looping finalizer run between inputs stops within --timeout" '[ $RC -le 1 ] && [[ $OUT == *"still	7"* ]] && [[ "$ERR$OUT" == *"timed out after 1 second"* ]] && [[ $ERR != *"did not stop"* ]]'
+run_apart "$TL" --timeout 1 -e 'setmetatable({}, {__gc = '"$gc_loop"'}) print("end")'
+holds "an allocating looping finalizer at the end of a script stops within --timeout" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"while closing the state"* ]] && [[ $ERR != *"did not stop"* ]] && (( $(echo "$SECS < 3" | bc) ))'
 # With warnings on, the finalizer it ended says why, as an error in it would
 # ("error in __gc (...)"), and the script goes on to meet the timeout itself.
-run "$TL" -W --timeout 1 -e 'setmetatable({}, {__gc = '"$gc_loop"'}) collectgarbage() print("after gc")'
-expect "-W: a finalizer --timeout ended is reported as \"error in __gc (timed out ...)\"" '[ $RC -eq 1 ] && [[ $ERR == *"Lua warning: error in __gc (timed out after 1 second)"* ]] && [[ $ERR == *"(command line):1: timed out after 1 second"* ]] && [[ $ERR != *"not enough memory"* ]] && [[ $OUT != *"after gc"* ]]'
+run_apart "$TL" -W --timeout 1 -e 'setmetatable({}, {__gc = '"$gc_loop"'}) collectgarbage() print("after gc")'
+holds "-W: a finalizer --timeout ended is reported as \"error in __gc (timed out ...)\"" '[ $RC -eq 1 ] && [[ $ERR == *"Lua warning: error in __gc (timed out after 1 second)"* ]] && [[ $ERR == *"(command line):1: timed out after 1 second"* ]] && [[ $ERR != *"not enough memory"* ]] && [[ $OUT != *"after gc"* ]]'
 # Ctrl-C reaches an allocating finalizer the same way ("interrupted!").
 cat > gcint.lua <<LUA
 io.write("ready\n"); io.flush()
@@ -327,16 +300,16 @@ timeout -s KILL 20 "$TL" -W gcint.lua > gcint.out 2>&1 &
 pid=$!
 for _ in $(seq 50); do grep -q ready gcint.out 2>/dev/null && break; sleep 0.1; done
 sleep 0.3; kill -INT "$pid"; wait "$pid"; RC=$?; OUT=$(cat gcint.out)
-expect "Ctrl-C stops an allocating looping finalizer (\"error in __gc (interrupted!)\")" '[ $RC -eq 1 ] && [[ $OUT == *"error in __gc (interrupted!)"* ]] && [[ $OUT == *"gcint.lua:2: interrupted!"* ]] && [[ $OUT != *"after gc"* ]]'
+holds "Ctrl-C stops an allocating looping finalizer (\"error in __gc (interrupted!)\")" '[ $RC -eq 1 ] && [[ $OUT == *"error in __gc (interrupted!)"* ]] && [[ $OUT == *"gcint.lua:2: interrupted!"* ]] && [[ $OUT != *"after gc"* ]]'
 # A finalizer that loops without allocating makes no call Lua lets anyone see
 # (no hook, no allocation): the watchdog ends the process after its grace
 # period (1 second for scripts and the REPL), exit 1 with a message, never a hang.
-run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) collectgarbage() print("after gc")'
-expect "a non-allocating looping finalizer: the process ends after the grace period (exit 1, message)" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]] && [[ $OUT != *"after gc"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
-run "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) print("end")'
-expect "... also at exit" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
-run_stdin $'setmetatable({}, {__gc = function() while true do end end}) collectgarbage()\nprint("alive")\n' "$TL" -i --timeout 1
-expect "... also in the REPL" '[ $RC -eq 1 ] && [[ $OUT != *alive* ]] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]]'
+run_apart "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) collectgarbage() print("after gc")'
+holds "a non-allocating looping finalizer: the process ends after the grace period (exit 1, message)" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]] && [[ $OUT != *"after gc"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
+run_apart "$TL" --timeout 1 -e 'setmetatable({}, {__gc = function() while true do end end}) print("end")'
+holds "... also at exit" '[ $RC -eq 1 ] && [ "$OUT" = end ] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]] && (( $(echo "$SECS < 3.5" | bc) ))'
+run_apart_stdin $'setmetatable({}, {__gc = function() while true do end end}) collectgarbage()\nprint("alive")\n' "$TL" -i --timeout 1
+holds "... also in the REPL" '[ $RC -eq 1 ] && [[ $OUT != *alive* ]] && [[ $ERR == *"timed out after 1 second, and the code did not stop"* ]]'
 # Finalizers run as lua5.4 runs them (none is replaced to make it
 # interruptible): the metatable keeps the script's function (lbaselib.c,
 # luaB_setmetatable; ldblib.c, db_setmetatable), debug.getinfo names a running
@@ -360,12 +333,12 @@ a, b = nil, nil
 collectgarbage()
 CO = coroutine.create(function() setmetatable({name = "in a coroutine"}, mt) collectgarbage() end)
 assert(coroutine.resume(CO))'
-run lua5.4 -e "$gc_same"; want_out=$OUT
-expect "lua5.4 itself: same function, \"__gc\"/\"metamethod\", the collecting thread (the probe runs)" '[ $RC -eq 0 ] && [[ $OUT == *"setmetatable	metamethod	__gc	true	true	false"* ]] && [[ $OUT == *"in a coroutine	metamethod	__gc	false	false	true"* ]]'
-run "$TL" -e "$gc_same"
-expect "finalizers: the same function in the metatable, debug.getinfo and thread as lua5.4" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ -z "$ERR" ]'
-run "$TL" --timeout 60 -e "$gc_same"
-expect "... also under --timeout" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ -z "$ERR" ]'
+run_apart lua5.4 -e "$gc_same"; want_out=$OUT
+holds "lua5.4 itself: same function, \"__gc\"/\"metamethod\", the collecting thread (the probe runs)" '[ $RC -eq 0 ] && [[ $OUT == *"setmetatable	metamethod	__gc	true	true	false"* ]] && [[ $OUT == *"in a coroutine	metamethod	__gc	false	false	true"* ]]'
+run_apart "$TL" -e "$gc_same"
+holds "finalizers: the same function in the metatable, debug.getinfo and thread as lua5.4" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ -z "$ERR" ]'
+run_apart "$TL" --timeout 60 -e "$gc_same"
+holds "... also under --timeout" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ -z "$ERR" ]'
 # Finalizers keep lua5.4's behaviour otherwise (errors and yields become
 # warnings with its messages; protected metatables; the object passed).
 gc_probe='warn("@on")
@@ -378,34 +351,34 @@ print(pcall(setmetatable, setmetatable({}, {__metatable = "locked"}), {}))
 print(pcall(setmetatable, 1, {}))
 print(pcall(setmetatable, {}, 2))
 setmetatable({}, {__gc = function() print("at close") end})'
-run lua5.4 -e "$gc_probe"; want_out=$OUT; want_err=$ERR
-run "$TL" -e "$gc_probe"
-expect "finalizers: output and warnings as lua5.4's" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ "$ERR" = "${want_err//(command line)/(command line)}" ]'
-run "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
-expect "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
-run "$TL" --timeout 5 -e 'print("quick")'
-expect "--timeout does not disturb a quick script" '[ $RC -eq 0 ] && [ "$OUT" = quick ] && (( $(echo "$SECS < 2" | bc) ))'
+run_apart lua5.4 -e "$gc_probe"; want_out=$OUT; want_err=$ERR
+run_apart "$TL" -e "$gc_probe"
+holds "finalizers: output and warnings as lua5.4's" '[ $RC -eq 0 ] && [ "$OUT" = "$want_out" ] && [ "$ERR" = "${want_err//(command line)/(command line)}" ]'
+run_apart "$TL" --timeout 0.5 -e 'local t = os.clock(); while os.clock() - t < 5 do end'
+holds "--timeout accepts fractions" '[ $RC -eq 1 ] && [[ $ERR == *"timed out after 0.5 seconds"* ]] && (( $(echo "$SECS < 2" | bc) ))'
+run_apart "$TL" --timeout 5 -e 'print("quick")'
+holds "--timeout does not disturb a quick script" '[ $RC -eq 0 ] && [ "$OUT" = quick ] && (( $(echo "$SECS < 2" | bc) ))'
 
 # ---------------------------------------------------------------- --memory-limit
-run "$TL" --memory-limit 16M -e 'local t = {} for i = 1, 1e9 do t[i] = { i } end'
-expect "--memory-limit: not enough memory, exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"not enough memory"* ]]'
-run "$TL" --memory-limit 16M -e 'local s = "x" while true do s = s .. s end'
-expect "--memory-limit on a growing string" '[ $RC -eq 1 ] && [[ $ERR == *"not enough memory"* ]]'
-run "$TL" --memory-limit 16M -e 'print(pcall(function() local t = {} for i = 1, 1e9 do t[i] = { i } end end))' -e 'collectgarbage() print("alive")'
-expect "--memory-limit: a caught memory error leaves the state usable" '[ $RC -eq 0 ] && [[ $OUT == *"not enough memory"* ]] && [[ $OUT == *alive* ]]'
-run "$TL" --memory-limit 64M -e 'local t = {} for i = 1, 1000 do t[i] = { i } end print("fits")'
-expect "--memory-limit does not disturb a small script" '[ $RC -eq 0 ] && [ "$OUT" = fits ]'
+run_apart "$TL" --memory-limit 16M -e 'local t = {} for i = 1, 1e9 do t[i] = { i } end'
+holds "--memory-limit: not enough memory, exit 1" '[ $RC -eq 1 ] && [[ $ERR == *"not enough memory"* ]]'
+run_apart "$TL" --memory-limit 16M -e 'local s = "x" while true do s = s .. s end'
+holds "--memory-limit on a growing string" '[ $RC -eq 1 ] && [[ $ERR == *"not enough memory"* ]]'
+run_apart "$TL" --memory-limit 16M -e 'print(pcall(function() local t = {} for i = 1, 1e9 do t[i] = { i } end end))' -e 'collectgarbage() print("alive")'
+holds "--memory-limit: a caught memory error leaves the state usable" '[ $RC -eq 0 ] && [[ $OUT == *"not enough memory"* ]] && [[ $OUT == *alive* ]]'
+run_apart "$TL" --memory-limit 64M -e 'local t = {} for i = 1, 1000 do t[i] = { i } end print("fits")'
+holds "--memory-limit does not disturb a small script" '[ $RC -eq 0 ] && [ "$OUT" = fits ]'
 
 # ---------------------------------------------------------------- --sandbox
-run "$TL" --sandbox -e 'print(io == nil, os.execute == nil, os.remove == nil, dofile == nil, loadfile == nil, package.loadlib == nil)'
-expect "--sandbox hides io, os.execute, dofile, loadfile, loadlib" '[ $RC -eq 0 ] && [ "$OUT" = "true	true	true	true	true	true" ]'
-run "$TL" --sandbox -e 'print(type(os.time()), type(os.clock()), type(os.date()), ui ~= nil, traits ~= nil)'
-expect "--sandbox keeps os.time/clock/date and the engine" '[ $RC -eq 0 ] && [ "$OUT" = "number	number	string	true	true" ]'
-run "$TL" --sandbox -e 'print(load(string.dump and string.dump(print) or "\27Lua"))'
-expect "--sandbox refuses binary chunks" '[ $RC -eq 0 ] && [[ $OUT == nil* ]]'
+run_apart "$TL" --sandbox -e 'print(io == nil, os.execute == nil, os.remove == nil, dofile == nil, loadfile == nil, package.loadlib == nil)'
+holds "--sandbox hides io, os.execute, dofile, loadfile, loadlib" '[ $RC -eq 0 ] && [ "$OUT" = "true	true	true	true	true	true" ]'
+run_apart "$TL" --sandbox -e 'print(type(os.time()), type(os.clock()), type(os.date()), ui ~= nil, traits ~= nil)'
+holds "--sandbox keeps os.time/clock/date and the engine" '[ $RC -eq 0 ] && [ "$OUT" = "number	number	string	true	true" ]'
+run_apart "$TL" --sandbox -e 'print(load(string.dump and string.dump(print) or "\27Lua"))'
+holds "--sandbox refuses binary chunks" '[ $RC -eq 0 ] && [[ $OUT == nil* ]]'
 printf '\033LuaT' > binary.luac
-run "$TL" --sandbox binary.luac
-expect "--sandbox refuses a binary script" '[ $RC -eq 1 ] && [[ $ERR == *"binary"* ]]'
+run_apart "$TL" --sandbox binary.luac
+holds "--sandbox refuses a binary script" '[ $RC -eq 1 ] && [[ $ERR == *"binary"* ]]'
 
 # ---------------------------------------------------------------- lua.c parity
 # Ctrl-C in a script is lua.c's laction: one "interrupted!" error, which pcall catches.
@@ -418,9 +391,9 @@ LUA
 pid=$!
 for _ in $(seq 50); do grep -q ready ctrlc.out 2>/dev/null && break; sleep 0.1; done
 kill -INT "$pid"; wait "$pid"; RC=$?; OUT=$(cat ctrlc.out)
-expect "Ctrl-C in a script raises an error pcall can catch (lua.c laction)" '[ $RC -eq 0 ] && [[ $OUT == *"caught	false	"*"interrupted!"* ]]'
-run "$TL" --timeout 0.3 -e 'local ok = pcall(function() while true do end end) print("swallowed")'
-expect "--timeout stays uncatchable" '[ $RC -eq 1 ] && [[ $OUT != *swallowed* ]] && [[ $ERR == *"timed out"* ]]'
+holds "Ctrl-C in a script raises an error pcall can catch (lua.c laction)" '[ $RC -eq 0 ] && [[ $OUT == *"caught	false	"*"interrupted!"* ]]'
+run_apart "$TL" --timeout 0.3 -e 'local ok = pcall(function() while true do end end) print("swallowed")'
+holds "--timeout stays uncatchable" '[ $RC -eq 1 ] && [[ $OUT != *swallowed* ]] && [[ $ERR == *"timed out"* ]]'
 # Debug hooks set by -l, -e or LUA_INIT survive into the script (luacov's -lluacov).
 mkdir -p hooks && cat > hooks/linehook.lua <<'LUA'
 lines = {}
@@ -428,26 +401,25 @@ debug.sethook(function(_, line) lines[#lines + 1] = debug.getinfo(2, "S").short_
 return {}
 LUA
 printf 'local x = 1\nx = x + 1\nprint(#lines > 0, lines[#lines])\n' > hooked.lua
-run env LUA_PATH="hooks/?.lua;;" "$TL" -llinehook hooked.lua
-expect "a hook set by -l runs in the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	hooked.lua:3" ]'
-run env LUA_PATH="hooks/?.lua;;" "$TL" -e 'require "linehook"' -e 'x = 1' hooked.lua
-expect "a hook set by -e survives another -e and the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	hooked.lua:3" ]'
-run env LUA_INIT='lines = {} debug.sethook(function(_, l) lines[#lines + 1] = "init:" .. l end, "l")' "$TL" hooked.lua
-expect "a hook set by LUA_INIT runs in the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	init:3" ]'
+run_apart env LUA_PATH="hooks/?.lua;;" "$TL" -llinehook hooked.lua
+holds "a hook set by -l runs in the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	hooked.lua:3" ]'
+run_apart env LUA_PATH="hooks/?.lua;;" "$TL" -e 'require "linehook"' -e 'x = 1' hooked.lua
+holds "a hook set by -e survives another -e and the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	hooked.lua:3" ]'
+run_apart env LUA_INIT='lines = {} debug.sethook(function(_, l) lines[#lines + 1] = "init:" .. l end, "l")' "$TL" hooked.lua
+holds "a hook set by LUA_INIT runs in the script" '[ $RC -eq 0 ] && [ "$OUT" = "true	init:3" ]'
 
 # ---------------------------------------------------------------- module-path
-run "$TL" module-path
+run_apart "$TL" module-path
 dir=$OUT
-expect "module-path prints a folder holding traitlab.so" '[ $RC -eq 0 ] && [[ $dir == /* ]] && [ -e "$dir/traitlab.so" ]'
-run "$TL" module-path
-expect "module-path is idempotent" '[ $RC -eq 0 ] && [ "$OUT" = "$dir" ]'
+holds "module-path prints a folder holding traitlab.so" '[ $RC -eq 0 ] && [[ $dir == /* ]] && [ -e "$dir/traitlab.so" ]'
+run_apart "$TL" module-path
+holds "module-path is idempotent" '[ $RC -eq 0 ] && [ "$OUT" = "$dir" ]'
 if [ -e "$dir/traitlab.so" ] && nm -D "$dir/traitlab.so" 2>/dev/null | grep -q ' T luaopen_traitlab'; then
-  run env LUA_CPATH="$dir/?.so;;" lua5.4 -e 'local t = require "traitlab"; assert(t.traits and t.ui); print("loaded")'
-  expect "lua5.4 loads traitlab.so from module-path" '[ $RC -eq 0 ] && [ "$OUT" = loaded ]'
+  run_apart env LUA_CPATH="$dir/?.so;;" lua5.4 -e 'local t = require "traitlab"; assert(t.traits and t.ui); print("loaded")'
+  holds "lua5.4 loads traitlab.so from module-path" '[ $RC -eq 0 ] && [ "$OUT" = loaded ]'
 else
   echo "SKIP lua5.4 require \"traitlab\": luaopen_traitlab is not exported by $dir/traitlab.so yet"
 fi
 
 echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
