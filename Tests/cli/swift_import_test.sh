@@ -14,31 +14,21 @@ set -u
 
 TL=${1:?usage: swift_import_test.sh path/to/traitlab}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
-[ -x "$TL" ] || { echo "not executable: $TL"; echo "0 passed, 1 failed"; exit 1; }
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
+source Tests/cli/lib/expect.sh
+out=""
+[ -x "$TL" ] || { bad "not executable: $TL"; finish; exit 1; }
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 unset TRAITLAB_PLUGIN_PATH TRAITLAB_SWIFT_IMPORT
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() {
-  failed=$((failed + 1)); echo "FAIL $1"
-  echo "     rc=$RC"; echo "     stdout: ${OUT:0:800}"; echo "     stderr: ${ERR:0:800}"
-}
-run() {
-  OUT=$(timeout 60 "$@" 2>"$tmp/stderr" </dev/null)
-  RC=$?
-  ERR=$(cat "$tmp/stderr")
-}
-expect() { local name=$1; shift; if eval "$*"; then pass "$name"; else fail "$name"; fi; }
+# run_apart and holds: Tests/cli/lib/expect.sh (60 s at most a run).
 
 if ! built=$(bash scripts/build-swift-import.sh 2>"$tmp/build.log"); then
   tail -30 "$tmp/build.log"
-  echo "FAIL building traitlab-swift-import"; echo "$passed passed, $((failed + 1)) failed"; exit 1
+  bad "building traitlab-swift-import"; finish; exit 1
 fi
 # traitlab finds the program beside itself; a traitlab elsewhere is told where.
 [ -x "$(dirname "$TL")/traitlab-swift-import" ] || export TRAITLAB_SWIFT_IMPORT="$built"
@@ -48,26 +38,26 @@ unit=$(swift test --package-path SwiftImport --scratch-path .build-swift-import 
 unit_rc=$?
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" <<<"$unit" | tail -1)
 ran=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
-bad=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+unit_failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
 grep -E "error:|passed \(|failed \(" <<<"$unit" | sed 's/^/     /'
 if [ -n "$summary" ]; then
-  passed=$((passed + ran - bad)); failed=$((failed + bad))
+  passed=$((passed + ran - unit_failed)); failed=$((failed + unit_failed))
 fi
-if [ "$unit_rc" -ne 0 ] && [ "${bad:-0}" -eq 0 ]; then RC=$unit_rc; OUT=$(tail -20 <<<"$unit"); ERR=""; fail "swift test of SwiftImport"; fi
+if [ "$unit_rc" -ne 0 ] && [ "${unit_failed:-0}" -eq 0 ]; then RC=$unit_rc; OUT=$(tail -20 <<<"$unit"); ERR=""; bad_apart "swift test of SwiftImport"; fi
 
 # --- An app's definitions (Tests/fixtures/swift/app) -----------------------
-run "$TL" swift import Tests/fixtures/swift/app -o "$tmp/MyTraits.lua"
-expect "the app's sources import into a plugin file" '[ $RC -eq 0 ] && [ -z "$OUT" ] && [ -s "$tmp/MyTraits.lua" ]'
+run_apart "$TL" swift import Tests/fixtures/swift/app -o "$tmp/MyTraits.lua"
+holds "the app's sources import into a plugin file" '[ $RC -eq 0 ] && [ -z "$OUT" ] && [ -s "$tmp/MyTraits.lua" ]'
 skipped() { grep -q "not translated: Tests/fixtures/swift/app/Untranslatable.swift:$1: $2: $3" <<<"$ERR"; }
-expect "a computed default is listed with file:line and skipped" 'skipped 10 DraftIDTrait "its default value is computed (\`UUID()\`)"'
-expect "a class-typed value is listed and skipped" 'skipped 19 LogbookTrait "its value is class-typed (Logbook)"'
-expect "a custom Equatable is listed and skipped" 'skipped 30 ToleranceTrait "its value type Tolerance has a custom Equatable"'
-expect "a bridge that is no property mapping is listed; its key still imports" \
+holds "a computed default is listed with file:line and skipped" 'skipped 10 DraftIDTrait "its default value is computed (\`UUID()\`)"'
+holds "a class-typed value is listed and skipped" 'skipped 19 LogbookTrait "its value is class-typed (Logbook)"'
+holds "a custom Equatable is listed and skipped" 'skipped 30 ToleranceTrait "its value type Tolerance has a custom Equatable"'
+holds "a bridge that is no property mapping is listed; its key still imports" \
   'skipped 63 "UnitScaleKey'"'"'s bridge" "read(from:) does more than return one trait property" && grep -q "name = \"unitScale\"" "$tmp/MyTraits.lua"'
 if command -v luacheck >/dev/null; then
-  expect "the plugin is luacheck-clean" 'luacheck "$tmp/MyTraits.lua" --no-color >/dev/null'
+  holds "the plugin is luacheck-clean" 'luacheck "$tmp/MyTraits.lua" --no-color >/dev/null'
 fi
-expect "the plugin header lists what was not translated" 'grep -c "^--   Tests/fixtures/swift/app/Untranslatable.swift:" "$tmp/MyTraits.lua" | grep -qx 4'
+holds "the plugin header lists what was not translated" 'grep -c "^--   Tests/fixtures/swift/app/Untranslatable.swift:" "$tmp/MyTraits.lua" | grep -qx 4'
 
 cat > "$tmp/check_app.lua" <<'LUA'
 -- What each fixture declares (its comment says which documented behaviour).
@@ -101,10 +91,10 @@ ui.update()
 assert(view.rendered == "nightVision/ochre", "bridged read: " .. tostring(view.rendered))
 print("app checks passed")
 LUA
-run "$TL" --plugin "$tmp/MyTraits.lua" "$tmp/check_app.lua"
-expect "the imported plugin loads and defines the app's traits, enums, keys and bridge" '[ $RC -eq 0 ] && [ "$OUT" = "app checks passed" ]'
+run_apart "$TL" --plugin "$tmp/MyTraits.lua" "$tmp/check_app.lua"
+holds "the imported plugin loads and defines the app's traits, enums, keys and bridge" '[ $RC -eq 0 ] && [ "$OUT" = "app checks passed" ]'
 OUT=$(printf 'print(traits.collection { mapPalette = "aerial" }.mapPalette)\n' | "$TL" --plugin "$tmp/MyTraits.lua" 2>&1); RC=$?; ERR=""
-expect "traitlab --plugin MyTraits.lua explores the app's traits" '[ $RC -eq 0 ] && [ "$OUT" = "aerial" ]'
+holds "traitlab --plugin MyTraits.lua explores the app's traits" '[ $RC -eq 0 ] && [ "$OUT" = "aerial" ]'
 
 # The REPL, as a person would use it (tmux: type, read the screen).
 if command -v tmux >/dev/null; then
@@ -115,76 +105,75 @@ if command -v tmux >/dev/null; then
   HOME="$tmp" tmux -S "$sock" new-session -d -s repl -x 160 -y 40 "$TL --plugin $tmp/MyTraits.lua; sleep 30"
   wait_for "Type :help"
   type_line 'traits.named("mapPalette").identifier'
-  if wait_for "app.fieldnote.map-palette"; then pass "the REPL with --plugin MyTraits.lua sees the app's traits"; else RC=1; OUT=$(screen); ERR=""; fail "the REPL with --plugin MyTraits.lua sees the app's traits"; fi
+  if wait_for "app.fieldnote.map-palette"; then ok "the REPL with --plugin MyTraits.lua sees the app's traits"; else RC=1; OUT=$(screen); ERR=""; bad_apart "the REPL with --plugin MyTraits.lua sees the app's traits"; fi
   type_line 'tc = traits.collection {}'
   tmux -S "$sock" send-keys -t repl -l -- 'tc.isInCompose'
   tmux -S "$sock" send-keys -t repl Tab
-  if wait_for "> tc.isInComposeFlow"; then pass "... and completes their property names"; else RC=1; OUT=$(screen); ERR=""; fail "... and completes their property names"; fi
+  if wait_for "> tc.isInComposeFlow"; then ok "... and completes their property names"; else RC=1; OUT=$(screen); ERR=""; bad_apart "... and completes their property names"; fi
   tmux -S "$sock" kill-server 2>/dev/null
 fi
 
-run "$TL" swift import Tests/fixtures/swift/app/Flags.swift
-expect "without -o the plugin goes to standard output, named 'imported'" '[ $RC -eq 0 ] && grep -q "name = \"imported\"" <<<"$OUT" && [ -z "$ERR" ]'
-run "$TL" swift import --name AppTraits Tests/fixtures/swift/app/Flags.swift
-expect "--name names the plugin" '[ $RC -eq 0 ] && grep -q "name = \"AppTraits\"" <<<"$OUT"'
+run_apart "$TL" swift import Tests/fixtures/swift/app/Flags.swift
+holds "without -o the plugin goes to standard output, named 'imported'" '[ $RC -eq 0 ] && grep -q "name = \"imported\"" <<<"$OUT" && [ -z "$ERR" ]'
+run_apart "$TL" swift import --name AppTraits Tests/fixtures/swift/app/Flags.swift
+holds "--name names the plugin" '[ $RC -eq 0 ] && grep -q "name = \"AppTraits\"" <<<"$OUT"'
 printf 'struct Plain { var x = 1 }\n' > "$tmp/plain.swift"
-run "$TL" swift import "$tmp/plain.swift"
-expect "sources with no trait or key are an error saying so" '[ $RC -eq 1 ] && grep -q "found no UITraitDefinition or EnvironmentKey" <<<"$ERR" && [ -z "$OUT" ]'
-run "$TL" swift import "$tmp/missing.swift"
-expect "an unreadable source is an error naming it" '[ $RC -eq 1 ] && grep -q "cannot read $tmp/missing.swift" <<<"$ERR"'
-run "$TL" swift import
-expect "no source is a usage error" '[ $RC -eq 2 ] && grep -q "usage: traitlab swift import" <<<"$ERR"'
+run_apart "$TL" swift import "$tmp/plain.swift"
+holds "sources with no trait or key are an error saying so" '[ $RC -eq 1 ] && grep -q "found no UITraitDefinition or EnvironmentKey" <<<"$ERR" && [ -z "$OUT" ]'
+run_apart "$TL" swift import "$tmp/missing.swift"
+holds "an unreadable source is an error naming it" '[ $RC -eq 1 ] && grep -q "cannot read $tmp/missing.swift" <<<"$ERR"'
+run_apart "$TL" swift import
+holds "no source is a usage error" '[ $RC -eq 2 ] && grep -q "usage: traitlab swift import" <<<"$ERR"'
 printf 'struct Broken: UITraitDefinition { static let defaultValue = \n' > "$tmp/broken.swift"
-run "$TL" swift import "$tmp/broken.swift"
-expect "source that does not parse gives no definitions, not a crash" '[ $RC -eq 1 ] && grep -q "Broken: its default value does not parse" <<<"$ERR"'
+run_apart "$TL" swift import "$tmp/broken.swift"
+holds "source that does not parse gives no definitions, not a crash" '[ $RC -eq 1 ] && grep -q "Broken: its default value does not parse" <<<"$ERR"'
 mkdir -p "$tmp/evil"
 cp Tests/fixtures/swift/app/Flags.swift "$tmp/evil/x"$'\n'"error('injected')--.swift"
-run "$TL" swift import "$tmp/evil" -o "$tmp/evil.lua"
+run_apart "$TL" swift import "$tmp/evil" -o "$tmp/evil.lua"
 OUT=$("$TL" --plugin "$tmp/evil.lua" -e 'print(traits.named("offlineMaps").default)' 2>&1); RC=$?
-expect "a file name with a newline cannot put code in the plugin's comments" '[ $RC -eq 0 ] && [ "$OUT" = "false" ]'
+holds "a file name with a newline cannot put code in the plugin's comments" '[ $RC -eq 0 ] && [ "$OUT" = "false" ]'
 mkdir -p "$tmp/bin"
 cp "$TL" "$tmp/bin/traitlab"
 OUT=$(env -u TRAITLAB_SWIFT_IMPORT PATH=/usr/bin:/bin "$tmp/bin/traitlab" swift import x.swift 2>&1); RC=$?; ERR=""
-expect "without traitlab-swift-import beside it or on PATH, traitlab says how to build it" \
+holds "without traitlab-swift-import beside it or on PATH, traitlab says how to build it" \
   '[ $RC -eq 1 ] && grep -q "traitlab-swift-import is not in $tmp/bin nor on PATH; build it with scripts/build-swift-import.sh" <<<"$OUT"'
 
 # --- Round trips ---------------------------------------------------------------
 describe() { sed -n '/^--- custom traits$/,$p' <<<"$1"; }
 # 1. The examples' plugins -> Swift -> plugin: the same traits, field by field.
-run "$TL" --plugin examples/plugins/theme.lua --plugin examples/plugins/featureflags.lua Tests/fixtures/swift/describe.lua
+run_apart "$TL" --plugin examples/plugins/theme.lua --plugin examples/plugins/featureflags.lua Tests/fixtures/swift/describe.lua
 before=$(describe "$OUT")
 "$TL" swift export examples/plugins/theme.lua examples/plugins/featureflags.lua -o "$tmp/Examples.swift" 2>"$tmp/err1"
 "$TL" swift import "$tmp/Examples.swift" -o "$tmp/examples_back.lua" 2>"$tmp/err2"
-run "$TL" --plugin "$tmp/examples_back.lua" Tests/fixtures/swift/describe.lua
+run_apart "$TL" --plugin "$tmp/examples_back.lua" Tests/fixtures/swift/describe.lua
 after=$(describe "$OUT")
-expect "examples' plugins -> Swift -> plugin define the same traits (names, defaults, identifiers, flags, enum cases)" \
+holds "examples' plugins -> Swift -> plugin define the same traits (names, defaults, identifiers, flags, enum cases)" \
   '[ -n "$before" ] && [ "$(wc -l <<<"$before")" -eq 3 ] && [ "$before" = "$after" ] && [ ! -s "$tmp/err2" ]'
 [ "$before" = "$after" ] || diff <(echo "$before") <(echo "$after") | sed 's/^/     /'
 
 # 2. The SwiftUI cell example (a key bridged to a trait) the same way.
-run "$TL" Tests/fixtures/swift/describe.lua
-run "$TL" -e "dofile('examples/swiftui_cell.lua')" Tests/fixtures/swift/describe.lua
+run_apart "$TL" Tests/fixtures/swift/describe.lua
+run_apart "$TL" -e "dofile('examples/swiftui_cell.lua')" Tests/fixtures/swift/describe.lua
 before=$(describe "$OUT")
 "$TL" swift export examples/swiftui_cell.lua -o "$tmp/Cell.swift" 2>/dev/null
 "$TL" swift import "$tmp/Cell.swift" -o "$tmp/cell_back.lua" 2>"$tmp/err3"
-run "$TL" --plugin "$tmp/cell_back.lua" Tests/fixtures/swift/describe.lua
+run_apart "$TL" --plugin "$tmp/cell_back.lua" Tests/fixtures/swift/describe.lua
 after=$(describe "$OUT")
-expect "the SwiftUI cell example -> Swift -> plugin defines the same trait" '[ -n "$before" ] && [ "$before" = "$after" ] && [ ! -s "$tmp/err3" ]'
-expect "... and its key comes back bridged to the trait's property" \
+holds "the SwiftUI cell example -> Swift -> plugin defines the same trait" '[ -n "$before" ] && [ "$before" = "$after" ] && [ ! -s "$tmp/err3" ]'
+holds "... and its key comes back bridged to the trait's property" \
   'grep -q "swiftui.bridge(myAppThemeKey" "$tmp/cell_back.lua" && grep -q "return traitCollection.myAppTheme end" "$tmp/cell_back.lua"'
 
 # 3. Export -> import -> export is a fixed point, for every kind of definition
 #    (kinds.lua: enums needing Swift names, optional, number, string, struct,
 #    keys bridged, unbridged and with a bridge that is no plain mapping).
 "$TL" swift export Tests/fixtures/swift/kinds.lua Tests/fixtures/swift/hostile.lua examples/swiftui_settings.lua --module-header off -o "$tmp/A.swift" 2>/dev/null
-run "$TL" swift import "$tmp/A.swift" -o "$tmp/back.lua"
-expect "the export of every kind imports with nothing left out" '[ $RC -eq 0 ] && [ -z "$ERR" ]'
-run "$TL" swift export "$tmp/back.lua" --module-header off -o "$tmp/B.swift"
-expect "export -> import -> export gives the same Swift (traits, enums, keys, bridges)" '[ $RC -eq 0 ] && cmp -s "$tmp/A.swift" "$tmp/B.swift"'
+run_apart "$TL" swift import "$tmp/A.swift" -o "$tmp/back.lua"
+holds "the export of every kind imports with nothing left out" '[ $RC -eq 0 ] && [ -z "$ERR" ]'
+run_apart "$TL" swift export "$tmp/back.lua" --module-header off -o "$tmp/B.swift"
+holds "export -> import -> export gives the same Swift (traits, enums, keys, bridges)" '[ $RC -eq 0 ] && cmp -s "$tmp/A.swift" "$tmp/B.swift"'
 cmp -s "$tmp/A.swift" "$tmp/B.swift" || diff "$tmp/A.swift" "$tmp/B.swift" | head -20 | sed 's/^/     /'
-expect "... with every plain bridge kept (density, badgeCount, in, environment, myAppTheme)" \
+holds "... with every plain bridge kept (density, badgeCount, in, environment, myAppTheme)" \
   '[ "$(grep -c ": UITraitBridgedEnvironmentKey {" "$tmp/B.swift")" -eq 5 ]'
 
 echo
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
