@@ -1,11 +1,18 @@
 # Shared by the command-line tests that check a command's status and output:
 # `run CMD...` keeps them in $status and $out; `expect NAME STATUS REGEX...`
 # passes when the status is STATUS and every grep -E pattern matches; the
-# counts end as "N passed, N failed" with `finish`.
+# counts end as "N passed, N failed" with `finish`. `ok NAME` and `bad NAME
+# [DETAILS]` count a check decided otherwise; a failure shows DETAILS, or the
+# output of the last run.
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1"; echo "$out" | head -40 | sed 's/^/     /'; }
+bad() {
+  local details=${out-}
+  [ $# -gt 1 ] && details=$2
+  failed=$((failed + 1)); echo "FAIL $1"
+  [ -z "$details" ] || printf '%s\n' "$details" | head -40 | sed 's/^/     /'
+}
 run() { out=$("$@" 2>&1); status=$?; }
 expect() {
   local name=$1 want=$2; shift 2
