@@ -10,6 +10,19 @@ public enum HierarchyMode: String, CaseIterable, Sendable {
 
 /// The device: the root of the hierarchy, holding the device traits.
 public final class Screen: TraitEnvironment {
+    /// Checks a trait a screen is given: a screen always has a scale
+    /// (`UIScreen.scale`: 1, 2 or 3 on Apple's devices), so its
+    /// `displayScale` is from 1 to 10, never 0 ("unspecified" in a trait
+    /// collection of one's own), negative or huge. Returns the value checked
+    /// against the trait's type.
+    public static func checkTrait(_ d: TraitDefinition, _ value: TraitValue) throws -> TraitValue {
+        let v = try d.validate(value)
+        if d === SystemTraits.displayScale, case .number(let scale) = v, !(1...10).contains(scale) {
+            throw TraitError("a screen's displayScale is a scale from 1 to 10, got \(formatNumber(scale))")
+        }
+        return v
+    }
+
     private var pendingDeviceTraits: TraitCollection?
     var scenes: [WindowScene] { sceneRefs.map { $0.scene } }
     @exclusivity(unchecked) private var sceneRefs: [UnownedScene] = []
@@ -100,8 +113,11 @@ public final class Screen: TraitEnvironment {
 
 /// A window scene: inherits from its screen, holds its windows.
 public final class WindowScene: TraitEnvironment {
+    /// The screen the scene is on; the scene inherits its traits.
     public let screen: Screen
+    /// The scene's windows, in the order they joined it (``Window/setWindowScene(_:)``).
     @exclusivity(unchecked) public private(set) var windows: [Window] = []
+    /// Whether the scene is connected (``disconnect()`` ends it): only a connected scene's windows update.
     @exclusivity(unchecked) public private(set) var isConnected = true
 
     /// The scene's size (``SceneSize``): full screen, a Split View fraction,
@@ -110,6 +126,11 @@ public final class WindowScene: TraitEnvironment {
     /// points by ``SizeClassRule``). A resize takes effect at the next update.
     public private(set) var size: SceneSize = .full
 
+    /// A full-screen scene on `screen`, connected at once (UIKit makes scenes
+    /// itself: here the program stands in for the system that connects one).
+    /// - Parameters:
+    ///   - world: The world the scene belongs to.
+    ///   - screen: The screen it is on, such as ``TraitWorld/mainScreen``.
     public init(world: TraitWorld, screen: Screen) {
         self.screen = screen
         super.init(world: world, className: "WindowScene", kind: .windowScene)
@@ -210,10 +231,15 @@ public final class WindowScene: TraitEnvironment {
 open class View: TraitEnvironment {
     // Stored in TraitEnvironment (`superviewStorage` and the others), next to
     // what an update reads of every environment.
+    /// The view this view is a subview of, if any (unretained: the superview holds it).
     public private(set) final var superview: View? {
         @inline(__always) get { superviewStorage?.takeUnretainedValue() }
-        set { superviewStorage = newValue.map { Unmanaged.passUnretained($0) } }
+        set {
+            superviewStorage = newValue.map { Unmanaged.passUnretained($0) }
+            if mayHoldPresenter { world.hierarchyGeneration &+= 1 }
+        }
     }
+    /// The subviews, back to front.
     public final var subviews: [View] { @inline(__always) get { subviewStorage } }
     /// The view controller whose `view` this is (kept in the extras: few views have one).
     public internal(set) final var owningViewController: ViewController? {
@@ -224,8 +250,16 @@ open class View: TraitEnvironment {
             if newValue == nil && !hasOwningViewController { return }
             makeExtras().owningViewController = newValue.map { Unmanaged.passUnretained($0) }
             setFlag(.hasOwningViewController, newValue != nil)
+            if mayHoldPresenter || newValue?.presentingController != nil { world.hierarchyGeneration &+= 1 }
             if newValue == nil { releaseEmptyExtras() }
         }
+    }
+
+    /// Whether a presentation's window can depend on where this view is: it
+    /// has subviews, or its controller presents something. A leaf view moving
+    /// (most changes) leaves every presentation's window as it was.
+    final var mayHoldPresenter: Bool {
+        !subviewStorage.isEmpty || owningViewController?.presentingController != nil
     }
 
     /// Whether `parent` is this view's superview.
@@ -248,6 +282,10 @@ open class View: TraitEnvironment {
         }
     }
 
+    /// A view with no superview, outside any window (`UIView()`).
+    /// - Parameters:
+    ///   - world: The world the view belongs to: it updates with that world's ``TraitWorld/update()``.
+    ///   - className: The class name its description shows (`View "card"`).
     public init(world: TraitWorld, className: String = "View") {
         super.init(world: world, className: className, kind: .view)
     }
@@ -300,17 +338,30 @@ open class View: TraitEnvironment {
     /// The window this view is in: up the superviews, or through the presenting
     /// view controller for a presented view.
     public var window: Window? {
+        // A presented controller's view is in its presenter's window: the
+        // walk crosses each presentation up the chain, and each presentation
+        // keeps the window found (until the hierarchy changes), so asking
+        // from every level of a deep chain costs no walk of the whole chain.
+        let generation = world.hierarchyGeneration
         var v: View = self
+        var crossed: [PresentationController] = []
+        var found: Window?
         var steps = 0
         while true {
-            if let w = v as? Window { return w }
+            if let w = v as? Window { found = w; break }
             if let s = v.superview { v = s }
-            else if let vc = v.owningViewController, let presenter = vc.presentingViewController,
-                    let pv = presenter.viewIfLoaded { v = pv }
-            else { return nil }
+            else if let vc = v.owningViewController, let pc = vc.presentationController,
+                    let presenter = pc.presentingViewController, let pv = presenter.viewIfLoaded {
+                if let known = pc.knownWindow(at: generation) { found = known; break }
+                crossed.append(pc)
+                v = pv
+            }
+            else { break }
             steps += 1
             if steps > 1_000_000 { return nil }
         }
+        for pc in crossed { pc.remember(found, at: generation) }
+        return found
     }
 
     /// Whether `other` is this view or one of its ancestors (superviews, or the
@@ -332,6 +383,10 @@ open class View: TraitEnvironment {
         try insertSubview(view, at: nil)
     }
 
+    /// Inserts `view` as a subview at `index` in ``subviews`` (nil: last), moving it
+    /// from its previous superview (`insertSubview(_:at:)`).
+    /// - Throws: ``TraitError`` when `view` is this view, one of its ancestors or a
+    ///   window, or `index` is out of range; nothing changes then.
     public func insertSubview(_ view: View, at index: Int?) throws {
         try insertSubview(view, at: index, asRootViewOf: nil)
     }
@@ -393,15 +448,18 @@ open class View: TraitEnvironment {
 
     // MARK: Layout and display
 
+    /// Schedules `layoutSubviews()` for the next ``TraitWorld/update()`` (`setNeedsLayout()`).
     public func setNeedsLayout() {
         markPending(.layout, .subtreeLayout, next: world.layoutComesNext)
     }
 
+    /// Schedules `draw()` for the next ``TraitWorld/update()`` (`setNeedsDisplay()`).
     public func setNeedsDisplay() {
         pending.insert(.display)
         propagateUp(.subtreeDisplay)
     }
 
+    /// Schedules `updateProperties()` for the next ``TraitWorld/update()`` (`setNeedsUpdateProperties()`, iOS 26).
     public func setNeedsUpdateProperties() {
         markNeedsUpdateProperties()
     }
@@ -435,6 +493,7 @@ open class View: TraitEnvironment {
         try world.layoutNow(self)
     }
 
+    /// Performs `action` on this view (each ``TraitEnvironment/BuiltinAction`` is one of its methods).
     override open func perform(_ action: BuiltinAction) throws {
         switch action {
         case .setNeedsLayout: setNeedsLayout()
@@ -445,9 +504,28 @@ open class View: TraitEnvironment {
         }
     }
 
+    /// Lays out the subviews: override it as UIKit's `layoutSubviews()`. It runs at
+    /// an update after ``setNeedsLayout()`` and when the view enters a window,
+    /// with its ``TraitEnvironment/traitCollection`` current, and from iOS 18
+    /// again when a trait it read changes (automatic trait tracking).
+    ///
+    /// Unlike UIKit's, it may throw: an error propagates out of
+    /// ``TraitWorld/update()``, and the work not done stays pending.
     open func layoutSubviews() throws { try invoke(.layoutSubviews) }
+    /// Draws the view: override it as UIKit's `draw(_:)` (there is no rectangle:
+    /// nothing is drawn). It runs at an update after ``setNeedsDisplay()``, when
+    /// the view enters a window or a trait affecting color appearance changes,
+    /// and from iOS 18 when a trait it read changes. It may throw, as
+    /// ``layoutSubviews()`` may.
     open func draw() throws { try invoke(.draw) }
+    /// Updates the view's properties from its traits (`updateProperties()`, iOS 26):
+    /// runs at an update after ``setNeedsUpdateProperties()``, before layout, and
+    /// again when a trait it read changes. Never called in a world before iOS 26.
+    /// It may throw, as ``layoutSubviews()`` may.
     open func updateProperties() throws { try invoke(.updateProperties) }
+    /// Updates the view's constraints (`updateConstraints()`): runs at an update
+    /// after ``setNeedsUpdateConstraints()``, before layout. It may throw, as
+    /// ``layoutSubviews()`` may.
     open func updateConstraints() throws { try invoke(.updateConstraints) }
 }
 
@@ -479,9 +557,10 @@ extension TraitEnvironment {
                 if let p = vc.parent { todo.append(p) }
                 if let s = vc.viewIfLoaded?.superview { todo.append(s) }
             case let pc as PresentationController:
-                // Its window, and the presenter: the presented view joins the
-                // presenter's window (``View/window``), so it is below it too.
-                if let p = pc.traitParent { todo.append(p) }
+                // The presenter: the presented view joins the presenter's
+                // window (``View/window``), which the walk reaches from the
+                // presenter (asking for the window here would walk the
+                // chain again at every presentation: cubic in its depth).
                 if pc.isPresenting, let p = pc.presentingViewController { todo.append(p) }
             default:
                 break
@@ -495,9 +574,13 @@ extension TraitEnvironment {
 
 /// A window: a view that inherits from its window scene and hosts a root view controller.
 public final class Window: View {
+    /// The scene the window is in (``setWindowScene(_:)``), if any.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var windowScene: WindowScene?
+    /// The root view controller (``setRootViewController(_:)``), if any.
     @exclusivity(unchecked) public private(set) var rootViewController: ViewController?
 
+    /// A window in no scene: give it one with ``setWindowScene(_:)``.
+    /// - Parameter world: The world the window belongs to.
     public init(world: TraitWorld) {
         super.init(world: world, className: "Window", kind: .window)
     }
@@ -579,13 +662,26 @@ public final class Window: View {
 open class ViewController: TraitEnvironment {
     enum Appearance { case disappeared, appearing, appeared, disappearing }
 
-    @exclusivity(unchecked) public private(set) var viewIfLoaded: View?
+    /// The controller's view if it is loaded, else nil (`viewIfLoaded`).
+    @exclusivity(unchecked) public private(set) var viewIfLoaded: View? {
+        didSet { if mayHoldPresenter || oldValue?.mayHoldPresenter == true { world.hierarchyGeneration &+= 1 } }
+    }
+    /// The parent view controller, if this is a child (``addChild(_:)``).
     @exclusivity(unchecked) public private(set) unowned(unsafe) var parent: ViewController?
+    /// The child view controllers, in the order they were added.
     @exclusivity(unchecked) public private(set) var children: [ViewController] = []
     /// The window this controller is the root of.
     @exclusivity(unchecked) public internal(set) unowned(unsafe) var windowAsRoot: Window?
     /// When presented: the presentation controller presenting it.
-    @exclusivity(unchecked) public internal(set) unowned(unsafe) var presentationController: PresentationController?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var presentationController: PresentationController? {
+        didSet { if mayHoldPresenter { world.hierarchyGeneration &+= 1 } }
+    }
+
+    /// Whether a presentation's window can depend on this controller's place
+    /// (see ``View/mayHoldPresenter``): it presents, or its view has subviews.
+    final var mayHoldPresenter: Bool {
+        presentingController != nil || viewIfLoaded?.mayHoldPresenter == true
+    }
     /// The presentation controller of what this controller presents.
     @exclusivity(unchecked) public private(set) var presentingController: PresentationController?
     @exclusivity(unchecked) var appearance = Appearance.disappeared
@@ -598,6 +694,10 @@ open class ViewController: TraitEnvironment {
     /// controller is made by it.
     public var definesPresentationContext = false
 
+    /// A view controller whose view is not loaded yet (``loadViewIfNeeded()``).
+    /// - Parameters:
+    ///   - world: The world the controller belongs to.
+    ///   - className: The class name its description shows.
     public init(world: TraitWorld, className: String = "ViewController") {
         super.init(world: world, className: className, kind: .viewController)
     }
@@ -613,7 +713,9 @@ open class ViewController: TraitEnvironment {
         Graveyard.drain()
     }
 
+    /// The controller this one presents (the presentation it made), if any.
     public var presentedViewController: ViewController? { presentingController?.presentedViewController }
+    /// The controller that presents this one, if it is presented (see ``presentingViewControllerOfNearestPresentedAncestor`` for UIKit's wider meaning).
     public var presentingViewController: ViewController? { presentationController?.presentingViewController }
     /// The presentation this controller's `present` call asked for, made by
     /// it or by an ancestor it was forwarded to (nil when none is current).
@@ -766,7 +868,12 @@ open class ViewController: TraitEnvironment {
         if let current = presentedViewController {
             throw TraitError("\(self) is already presenting \(current); dismiss it first")
         }
-        if other.hasAncestor(self) || hasAncestor(other) {
+        // A controller with nothing below it (no children, no presentation,
+        // no subviews: a new one, usually) cannot be above this one; the
+        // walks up the chain are for the others (each walk is as long as
+        // the chain: a chain of presentations would be quadratic).
+        let isLeaf = other.children.isEmpty && !other.mayHoldPresenter
+        if other.hasAncestor(self) || (!isLeaf && hasAncestor(other)) {
             throw TraitError("cannot present \(other) from \(self): it is \(other === self ? "the same view controller" : "in the same chain")")
         }
         if let p = other.parent { throw TraitError("\(other) is a child of \(p); remove it from its parent first") }
@@ -775,7 +882,7 @@ open class ViewController: TraitEnvironment {
         if let v = other.viewIfLoaded, v.superview != nil {
             throw TraitError("the view of \(other) is in a superview; remove it first")
         }
-        if isContained(inAnyOf: [other]) {
+        if !isLeaf && isContained(inAnyOf: [other]) {
             throw TraitError("cannot present \(other) from \(self): \(self) is below it")
         }
         if let v = other.viewIfLoaded, let mine = viewIfLoaded, mine.hasAncestor(v) {
@@ -818,6 +925,7 @@ open class ViewController: TraitEnvironment {
         markNeedsUpdateProperties()
     }
 
+    /// Performs `action`: ``TraitEnvironment/BuiltinAction/updateTraitsIfNeeded`` and ``TraitEnvironment/BuiltinAction/setNeedsUpdateProperties`` on this controller, the other actions on its view (if loaded).
     override open func perform(_ action: BuiltinAction) throws {
         switch action {
         case .updateTraitsIfNeeded: try updateTraitsIfNeeded()
@@ -826,15 +934,28 @@ open class ViewController: TraitEnvironment {
         }
     }
 
+    /// Called once the view is loaded (``loadViewIfNeeded()``): override it as
+    /// UIKit's `viewDidLoad()`. Unlike UIKit's, these callbacks may throw: an
+    /// error propagates to the call that loaded the view, or out of
+    /// ``TraitWorld/update()``.
     open func viewDidLoad() throws { try invoke(.viewDidLoad) }
+    /// Called at an update when the view is about to join a window of a connected scene (`viewWillAppear(_:)`, without `animated`).
     open func viewWillAppear() throws { try invoke(.viewWillAppear) }
+    /// Called at an update once the view is in the window and has its traits, before layout (`viewIsAppearing(_:)`).
     open func viewIsAppearing() throws { try invoke(.viewIsAppearing) }
+    /// Called at the end of the update in which the view appeared (`viewDidAppear(_:)`).
     open func viewDidAppear() throws { try invoke(.viewDidAppear) }
+    /// Called at an update when the view is leaving its window, or its scene disconnected (`viewWillDisappear(_:)`).
     open func viewWillDisappear() throws { try invoke(.viewWillDisappear) }
+    /// Called at the end of the update in which the view disappeared (`viewDidDisappear(_:)`).
     open func viewDidDisappear() throws { try invoke(.viewDidDisappear) }
+    /// Called before the view lays out (`viewWillLayoutSubviews()`); tracked as `layoutSubviews()` is.
     open func viewWillLayoutSubviews() throws { try invoke(.viewWillLayoutSubviews) }
+    /// Called after the view laid out (`viewDidLayoutSubviews()`); tracked as `layoutSubviews()` is.
     open func viewDidLayoutSubviews() throws { try invoke(.viewDidLayoutSubviews) }
+    /// Updates the controller's properties from its traits (`updateProperties()`, iOS 26): after ``setNeedsUpdateProperties()``, and again when a trait it read changes.
     open func updateProperties() throws { try invoke(.updateProperties) }
+    /// Updates the view's constraints (`updateViewConstraints()`): when the view needs its constraints updated (``View/setNeedsUpdateConstraints()``).
     open func updateViewConstraints() throws { try invoke(.updateViewConstraints) }
 
     /// `updatePropertiesIfNeeded` (iOS 26): this controller's pending
@@ -869,6 +990,11 @@ open class ViewController: TraitEnvironment {
 
 /// UIKit's modal presentation styles (`UIModalPresentationStyle`).
 public enum PresentationStyle: String, CaseIterable, Sendable {
+    /// `UIModalPresentationStyle`'s cases of the same names: `automatic` (the
+    /// default: a page sheet), `fullScreen`, `overFullScreen`, `pageSheet`,
+    /// `formSheet`, `currentContext` and `overCurrentContext` (made by the
+    /// controller that defines the presentation context), and `popover`.
+    /// ``adapted(horizontal:vertical:)`` gives the style shown.
     case automatic, fullScreen, overFullScreen, pageSheet, formSheet, currentContext, overCurrentContext, popover
 
     /// Whether the presenter is found through `definesPresentationContext`.
@@ -929,6 +1055,7 @@ public final class PresentationController: TraitEnvironment {
     @exclusivity(unchecked) public internal(set) weak var requestingViewController: ViewController?
     /// Nil only once this controller is being freed.
     private var presented: ViewController?
+    /// The controller being presented.
     public var presentedViewController: ViewController { presented.unsafelyUnwrapped }
     /// The style the presented controller asked for (its `modalPresentationStyle` when presented).
     public let presentationStyle: PresentationStyle
@@ -963,7 +1090,32 @@ public final class PresentationController: TraitEnvironment {
     /// view's window (nil while it is in none, or once dismissed).
     override public var traitParent: TraitEnvironment? {
         guard isPresenting, let p = presentingViewController else { return nil }
-        return p.viewIfLoaded?.window
+        let generation = world.hierarchyGeneration
+        if let known = knownWindow(at: generation) { return known }
+        let w = p.viewIfLoaded?.window
+        remember(w, at: generation)
+        return w
+    }
+
+    // The window found at `windowGeneration` of the world's hierarchy (see
+    // ``View/window``): nil in `windowFound` when there was none.
+    @exclusivity(unchecked) private var windowGeneration = -1
+    @exclusivity(unchecked) private var windowFound = false
+    @exclusivity(unchecked) private weak var foundWindow: Window?
+
+    /// The window kept from a walk at `generation`: `.some(nil)` when that
+    /// walk found none; nil when it must be walked again.
+    func knownWindow(at generation: Int) -> Window?? {
+        guard windowGeneration == generation else { return nil }
+        if !windowFound { return .some(nil) }
+        guard let w = foundWindow else { return nil }   // (freed since)
+        return .some(w)
+    }
+
+    func remember(_ window: Window?, at generation: Int) {
+        windowGeneration = generation
+        windowFound = window != nil
+        foundWindow = window
     }
 
     /// The style shown now: ``presentationStyle`` adapted to the size classes
@@ -1005,7 +1157,9 @@ public final class PresentationController: TraitEnvironment {
         markPending(.layout, .subtreeLayout, next: world.layoutComesNext)
     }
 
+    /// Called before the presentation's container lays out (`containerViewWillLayoutSubviews()`); tracked from iOS 18. It may throw, as ``View/layoutSubviews()`` may.
     public func containerViewWillLayoutSubviews() throws { try invoke(.containerViewWillLayoutSubviews) }
+    /// Called after the presentation's container laid out (`containerViewDidLayoutSubviews()`); tracked from iOS 18.
     public func containerViewDidLayoutSubviews() throws { try invoke(.containerViewDidLayoutSubviews) }
 
     override public func forEachTreeOwner(_ body: (TraitEnvironment?) -> Void) {

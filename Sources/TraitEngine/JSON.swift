@@ -1,4 +1,4 @@
-/// A JSON value (RFC 8259), read with ``parse(_:)`` and written with ``serialized``.
+/// A JSON value (RFC 8259), read with ``parse(_:budget:)`` and written with ``serialized``.
 ///
 /// Numbers keep the distinction a Lua user sees: a number written without a
 /// fraction or exponent that fits in `Int` is an ``integer(_:)``, any other is a
@@ -10,13 +10,19 @@
 /// v.serialized   // {"name":"card","sizes":[1,2.5]}
 /// ```
 public enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits in `Int`.
     case integer(Int)
     /// A finite number; a non-finite one is written as `null`.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object's members, in document order (duplicates kept).
     case object([(key: String, value: JSONValue)])
 
     /// How deeply arrays and objects may nest in parsed input, so hostile
@@ -64,6 +70,7 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// Whether the two values are the same: objects compare member by member, in order.
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
@@ -395,7 +402,15 @@ private struct JSONParser {
             isInteger = false
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        if isInteger, let n = Int(text) { return .integer(n) }
+        if isInteger {
+            // An integer Lua's 64-bit integers cannot hold is refused both
+            // ways: as a float it would round (-9223372036854775810 to
+            // math.mininteger) and pass for another value.
+            guard let n = Int(text) else {
+                throw failure("integer out of range (-9223372036854775808 to 9223372036854775807; a number with a fraction or exponent is a float)", at: start)
+            }
+            return .integer(n)
+        }
         guard let d = Double(text), d.isFinite else {
             throw failure("number out of range", at: start)
         }

@@ -1,8 +1,11 @@
 /// An error raised by the engine for bad input: a wrong type, an unknown name, a
 /// refused tree edit. The message names what was wrong and is meant for users.
 public struct TraitError: Error, CustomStringConvertible, Equatable {
+    /// What went wrong, in words for the person who wrote the script or code.
     public let message: String
+    /// An error carrying `message`.
     public init(_ message: String) { self.message = message }
+    /// The ``message``.
     public var description: String { message }
 }
 
@@ -18,17 +21,28 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
     // run-time exclusivity checks (three per trait in `validate` and in
     // `MutableTraits.canonicalEntries`, about 400 of the 9,500 instructions
     // of `traits.collection { three traits }`), as the engine's update state does.
+    /// The trait's name, shown in messages and dumps (`Theme`, `HorizontalSizeClass`).
     @exclusivity(unchecked) public private(set) var name: String
+    /// The reverse-DNS identifier (`com.myapp.theme`, `UIKit.horizontalSizeClass`)
+    /// under which the trait's value is encoded, as `UITraitDefinition.identifier`;
+    /// nil: the trait is not encoded.
     @exclusivity(unchecked) public private(set) var identifier: String?
     /// The property name used for `collection.property` syntax.
     @exclusivity(unchecked) public private(set) var property: String
+    /// Whether a change of this trait can change how colors resolve
+    /// (`UITraitDefinition.affectsColorAppearance`): such changes count for
+    /// ``TraitCollection/hasDifferentColorAppearance(comparedTo:)``.
     @exclusivity(unchecked) public private(set) var affectsColorAppearance: Bool
+    /// The type every value of the trait has (checked by ``validate(_:)``).
     @exclusivity(unchecked) public private(set) var valueType: TraitValueType
     /// Whether `nil` is a valid value (declared with a type and a nil default).
     @exclusivity(unchecked) public private(set) var isOptional: Bool
+    /// The value of the trait in a collection that does not set it
+    /// (`UITraitDefinition.defaultValue`).
     @exclusivity(unchecked) public private(set) var defaultValue: TraitValue
     /// Who defined it (a plugin name), for conflict messages; nil for scripts and system traits.
     @exclusivity(unchecked) public var owner: String?
+    /// Whether this is one of UIKit's system traits (``SystemTraits``).
     public let isSystem: Bool
 
     nonisolated(unsafe) private static var nextID = 0
@@ -81,8 +95,8 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
         case (.integer, .number(let d)):
             if let i = Int(exactly: d) { return .int(i) }
             throw TraitError("trait '\(name)' expects an integer, got the number \(formatNumber(d))")
-        case (.number, .number): return value
-        case (.number, .int(let i)): return .number(Double(i))
+        case (.number, .number(let d)): return .number(try checkNumber(d))
+        case (.number, .int(let i)): return .number(try checkNumber(Double(i)))
         case (.string, .string): return value
         case (.table, .table): return value
         case (.enumeration(let e), .string(let s)):
@@ -99,6 +113,17 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
         throw TraitError("trait '\(name)' expects \(expected)\(isOptional ? " or nil" : ""), got \(value.kindName)")
     }
 
+    /// A number trait holds a finite number: NaN is not equal to itself, so a
+    /// collection holding it would never compare equal to its own copy (every
+    /// update would report a change), and an infinity has no place in a
+    /// layout. (A screen's scale has a range of its own: ``Screen``.)
+    private func checkNumber(_ d: Double) throws -> Double {
+        guard d.isFinite else {
+            throw TraitError("trait '\(name)' expects a finite number, got \(d.isNaN ? "nan" : d > 0 ? "inf" : "-inf")")
+        }
+        return d
+    }
+
     /// Replaces this definition's contents with another's (plugin reload), keeping its identity.
     public func replace(with other: TraitDefinition) {
         name = other.name
@@ -111,9 +136,13 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
         owner = other.owner
     }
 
+    /// The trait's ``name``.
     public var description: String { name }
 
+    /// Whether `a` and `b` are the same definition: definitions compare by
+    /// identity, so two traits with the same name are still different traits.
     public static func == (a: TraitDefinition, b: TraitDefinition) -> Bool { a === b }
+    /// Hashes the definition's ``id``.
     public func hash(into h: inout Hasher) { h.combine(id) }
 }
 
@@ -125,17 +154,22 @@ func formatNumber(_ d: Double) -> String {
 /// The definitions visible by name in one world: system traits plus what scripts
 /// and plugins define. Enforces unique identifiers and property names.
 public final class TraitRegistry {
+    /// Every definition visible in the world, in the order they were added (the
+    /// system traits first).
     public private(set) var definitions: [TraitDefinition] = []
     private var byProperty: [String: TraitDefinition] = [:]
     private var byIdentifier: [String: TraitDefinition] = [:]
     /// Bumped whenever a definition is added or replaced, so caches can tell.
     public private(set) var generation = 0
 
+    /// A registry holding UIKit's system traits (``SystemTraits/all``).
     public init() {
         for def in SystemTraits.all { insert(def) }
     }
 
+    /// The definition whose property name is `p` (`theme`), if any.
     public func definition(forProperty p: String) -> TraitDefinition? { byProperty[p] }
+    /// The definition whose identifier is `i` (`com.myapp.theme`), if any.
     public func definition(forIdentifier i: String) -> TraitDefinition? { byIdentifier[i] }
 
     /// Adds a definition; a property or identifier already in use is an error naming both owners.

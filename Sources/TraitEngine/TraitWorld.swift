@@ -36,38 +36,56 @@ public struct TraitStats: Equatable, Sendable {
     public var environments = 0
     /// Environments whose collection changed, summed over all updates.
     public var traitUpdates = 0
+    /// Registration handlers and `traitCollectionDidChange` calls made.
     public var handlersCalled = 0
+    /// Layout passes run (`layoutSubviews`, with a controller's `viewWillLayoutSubviews` and `viewDidLayoutSubviews`).
     public var layouts = 0
+    /// `draw()` calls made.
     public var draws = 0
+    /// `updateProperties()` calls made (iOS 26).
     public var propertyUpdates = 0
+    /// Trait overrides set or changed.
     public var overridesSet = 0
     /// `update()` calls that had work to do, and the passes they ran.
     public var updates = 0
+    /// The passes of those updates: an update runs another pass while a callback leaves new work.
     public var passes = 0
     /// Environments visited by trait propagation, in total and in the last update.
     public var environmentsVisited = 0
+    /// Environments visited by the last update's trait propagation.
     public var lastUpdateVisited = 0
 }
 
 /// One step of propagation or delivery, for `ui.trace`.
 public enum TraceEvent {
+    /// An update began its pass numbered `pass` (1 for the first).
     case updateBegan(pass: Int)
+    /// An environment's collection changed; the traits that changed.
     case traitsChanged(TraitEnvironment, [TraitDefinition])
+    /// An environment's registration handler (or `traitCollectionDidChange`) is called for these changed traits.
     case handlerCalled(TraitEnvironment, [TraitDefinition])
+    /// A lifecycle or rendering callback is about to run on an environment.
     case lifecycle(TraitEnvironment, LifecycleEvent)
+    /// An override was set on an environment (nil: removed).
     case overrideChanged(TraitEnvironment, TraitDefinition, TraitValue?)
 }
 
 /// The whole trait system of one app: its registry, connected scenes, hierarchy
 /// mode and the update cycle (one run-loop turn per ``update()``).
 public final class TraitWorld {
+    /// The trait definitions visible by name in this world: UIKit's system
+    /// traits and what was registered (``register(_:)``).
     public let registry = TraitRegistry()
     /// The SwiftUI environment keys: built-in, registered and bridged. Made
     /// on first use (a fifth of a world's creation, which every start pays).
     public private(set) lazy var environmentKeys = EnvironmentKeyRegistry()
     // The update cycle's state skips run-time exclusivity checks, as
     // TraitEnvironment's does (see there).
+    /// Counters of the work this world has done (``TraitStats``); a host may reset them.
     @exclusivity(unchecked) public var stats = TraitStats()
+    /// The host that hears about environments and callbacks (held weakly). A
+    /// Swift program that subclasses `View` and `ViewController` needs none: the
+    /// engine calls the overridden methods directly.
     @exclusivity(unchecked) public weak var delegate: TraitWorldDelegate?
     /// A delegate for a host that owns this world and tears it down
     /// (``tearDown()``) before it goes, such as the Lua binding: the world
@@ -91,6 +109,9 @@ public final class TraitWorld {
     /// The most passes one update may take before it stops as unsettled.
     @exclusivity(unchecked) public var maximumPasses = 100
 
+    /// How traits flow between view controllers and views (``HierarchyMode``).
+    /// Setting ``os`` sets it; a change makes every environment recompute its
+    /// collection at the next update.
     @exclusivity(unchecked) public var hierarchyMode: HierarchyMode = .ios17 {
         didSet { if oldValue != hierarchyMode { invalidateAllTraits() } }
     }
@@ -125,6 +146,8 @@ public final class TraitWorld {
     /// Whether tracked methods record the traits they read (iOS 18 and
     /// later), and whether they record the observable properties they read.
     @exclusivity(unchecked) public private(set) var tracksTraitsAutomatically = true
+    /// Whether tracked methods record the observable properties they read
+    /// (observation tracking: iOS 26, or iOS 18 with ``optedIn``).
     @exclusivity(unchecked) public private(set) var tracksObservation = true
     private func refreshTracking() {
         tracksTraitsAutomatically = has(.automaticTraitTracking)
@@ -137,10 +160,13 @@ public final class TraitWorld {
     /// ``trackingEnvironment``): a number no other run has, the same for
     /// the parts of one run (a view controller's `viewWillLayoutSubviews`
     /// and `viewDidLayoutSubviews`); 0 outside tracked methods. Hosts
-    /// recording observed reads keep it with each read (``ObservationRuns``).
+    /// recording observed reads keep it with each read (`ObservationRuns`).
     @exclusivity(unchecked) public internal(set) var trackingRun: UInt64 = 0
     @exclusivity(unchecked) var lastTrackingRun: UInt64 = 0
 
+    /// The window scenes connected to the app, oldest first
+    /// (`UIApplication.connectedScenes`): a new ``WindowScene`` connects
+    /// itself, ``WindowScene/disconnect()`` removes it.
     @exclusivity(unchecked) public private(set) var connectedScenes: [WindowScene] = []
     @exclusivity(unchecked) var pendingScreens: [Screen] = []
     /// The live presentation controllers, oldest first (unretained: each
@@ -221,6 +247,10 @@ public final class TraitWorld {
     }
     /// Something left a window: the appeared controllers must be rechecked.
     @exclusivity(unchecked) var structureChanged = false
+    /// Counts changes to what ``View/window`` follows (a superview, the view
+    /// of a controller, a presentation): a presentation's window is kept
+    /// with the count it was found at (``PresentationController/traitParent``).
+    @exclusivity(unchecked) var hierarchyGeneration = 0
     @exclusivity(unchecked) private var appeared: [ViewController] = []
     @exclusivity(unchecked) private var didAppearQueue: [ViewController] = []
     @exclusivity(unchecked) private var didDisappearQueue: [ViewController] = []
@@ -296,6 +326,8 @@ public final class TraitWorld {
     }
     @exclusivity(unchecked) private var isUpdating = false
 
+    /// A world modelling the newest iOS (``OSVersion/newest``) with no scenes:
+    /// its main screen (``mainScreen``) is made on first use.
     public init() {}
 
     /// The default screen profile (`ui.Screen.main`), created on first use: an
@@ -369,6 +401,11 @@ public final class TraitWorld {
         hasPendingWork = false
     }
 
+    /// The traits of the default main screen, an iPhone (``DeviceCatalogue/main``)
+    /// in portrait: compact width, regular height, scale 3, light, the
+    /// default text size (`large`), left-to-right, regular legibility weight,
+    /// normal contrast, base level, P3, active appearance, no force touch,
+    /// high dynamic range, and no scene capture.
     public static let mainScreenTraits: TraitCollection = {
         let T = SystemTraits.self
         return TraitCollection { t in

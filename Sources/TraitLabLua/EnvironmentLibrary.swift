@@ -98,14 +98,19 @@ extension LuaHost {
             ("setTraits", { c in
                 let s = try c.environment(1, Screen.self, "Screen")
                 if lua_type(c.L, 2) == LUA_TFUNCTION {
-                    s.setTraits(try c.host.mutate(s.upcomingTraits, with: 2))
+                    let next = try c.host.mutate(s.upcomingTraits, with: 2)
+                    let scale = next.rawValue(SystemTraits.displayScale)
+                    if case .number = scale {
+                        _ = try Screen.checkTrait(SystemTraits.displayScale, scale)
+                    }
+                    s.setTraits(next)
                     return 0
                 }
                 try c.table(2)
                 var values: [(TraitDefinition, TraitValue)] = []
                 try c.L.forEachPair(2) {
                     let d = try c.host.definition(forKey: -2)
-                    values.append((d, try d.validate(try c.host.traitValue(at: c.L.top))))
+                    values.append((d, try Screen.checkTrait(d, try c.host.traitValue(at: c.L.top))))
                 }
                 s.setTraits { m in for (d, v) in values { m[d] = v } }
                 return 0
@@ -124,13 +129,6 @@ extension LuaHost {
         push(world.mainScreen)
         L.rawSet(-2, "main")
         L.pop()
-        // ui.devices: the catalogue's names, as the layout guidelines list them.
-        L.newTable(narr: Int32(DeviceCatalogue.devices.count))
-        for (k, d) in DeviceCatalogue.devices.enumerated() {
-            L.push(d.name)
-            lua_rawseti(L, -2, lua_Integer(k + 1))
-        }
-        L.rawSet(ui, "devices")
     }
 
     /// Creates a class table with `methods`, inheriting from `parent`, callable
@@ -356,7 +354,7 @@ extension LuaHost {
                     case "orientation": orientation = try orientationValue(at: -1)
                     default:
                         let d = try definition(forKey: -2)
-                        try m.set(d, try traitValue(at: L.top))
+                        try m.set(d, try Screen.checkTrait(d, try traitValue(at: L.top)))
                     }
                 }
             }

@@ -245,7 +245,7 @@ public func parseScreenSetting(_ text: String) throws -> TraitCollection.Entry {
         value = .string(raw)
     }
     do {
-        return TraitCollection.Entry(definition: def, value: try def.validate(value))
+        return TraitCollection.Entry(definition: def, value: try Screen.checkTrait(def, value))
     } catch let e as TraitError {
         throw LuaError.message("--screen: \(e.message)")
     }

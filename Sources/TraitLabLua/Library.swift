@@ -159,6 +159,17 @@ extension LuaHost {
         // ui.hierarchyMode is a property: reads and writes go through the metatable.
         L.newTable()
         L.pushFunction(LuaFunctions.id("ui.index", { c in
+            // ui.devices: a fresh list at each read (the catalogue's names, as
+            // the layout guidelines list them), so no script changes what
+            // another part of the run reads.
+            if c.L.string(2) == "devices" {
+                c.L.newTable(narr: Int32(DeviceCatalogue.devices.count))
+                for (k, d) in DeviceCatalogue.devices.enumerated() {
+                    c.L.push(d.name)
+                    lua_rawseti(c.L, -2, lua_Integer(k + 1))
+                }
+                return 1
+            }
             guard c.L.string(2) == "hierarchyMode" else { c.host.pushVersionProperty(c.L.string(2)); return 1 }
             c.L.push(c.host.world.hierarchyMode.rawValue)
             return 1
@@ -167,6 +178,7 @@ extension LuaHost {
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
+                if c.L.string(2) == "devices" { throw LuaError.message("ui.devices is read-only (the device catalogue)") }
                 if try c.host.setVersionProperty(c) { return 0 }
                 try c.table(1)
                 guard c.L.isTableKey(2) else { throw LuaError.message("ui: table index is nil or NaN") }

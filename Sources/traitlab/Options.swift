@@ -136,16 +136,22 @@ private func parseLongOption(_ a: String, _ argv: [String], _ i: inout Int, _ in
         }
         inv.timeout = seconds
     case ("--memory-limit", let v?):
-        guard let bytes = parseSize(v) else {
-            throw UsageError(message: "invalid --memory-limit value '\(v)' (bytes, or a size such as 512K, 64M, 1G)")
-        }
-        guard bytes >= minimumMemoryLimit else {
-            throw UsageError(message: "--memory-limit \(v) is too small: TraitLab needs at least \(minimumMemoryLimit >> 10)K to start")
-        }
-        inv.host.memoryLimit = bytes
+        inv.host.memoryLimit = try parseMemoryLimit(v)
     default:
         throw UsageError(message: "unrecognized option '\(a)'")
     }
+}
+
+/// `--memory-limit SIZE`, the same for scripts, the REPL and `traitlab test`:
+/// a size, and at least what TraitLab needs to start.
+func parseMemoryLimit(_ v: String) throws -> Int {
+    guard let bytes = parseSize(v) else {
+        throw UsageError(message: "invalid --memory-limit value '\(v)' (bytes, or a size such as 512K, 64M, 1G)")
+    }
+    guard bytes >= minimumMemoryLimit else {
+        throw UsageError(message: "--memory-limit \(v) is too small: TraitLab needs at least \(minimumMemoryLimit >> 10)K to start")
+    }
+    return bytes
 }
 
 /// `--device NAME`: a device of the catalogue.

@@ -158,9 +158,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             guard let s = Double(v), s >= 0, s <= 1e9 else { throw UsageError(message: "--timeout needs a number of seconds, got '\(v)'") }
             inv.run.timeout = s > 0 ? s : nil
         case "--memory-limit":
-            let v = try value(name, inline)
-            guard let n = parseSize(v) else { throw UsageError(message: "--memory-limit needs a size like 64M or 1G, got '\(v)'") }
-            inv.run.memoryLimit = n
+            inv.run.memoryLimit = try parseMemoryLimit(try value(name, inline))
         case "--sandbox": inv.run.sandbox = true
         case "--update-snapshots": inv.run.updateSnapshots = true
         case "--hierarchy":
