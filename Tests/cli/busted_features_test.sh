@@ -21,10 +21,8 @@ bin=$(cd "$(dirname "${1:?usage: busted_features_test.sh path/to/traitlab}")" &&
 root=$(cd "$(dirname "$0")/../busted_features" && pwd)
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-pass=0; fail=0
-ok()  { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -40 | sed 's/^/    /'; fail=$((fail+1)); }
-busted=$(command -v busted) || { echo "FAIL busted is not installed (bash scripts/setup.sh)"; echo "0 passed, 1 failed"; exit 1; }
+source "$(dirname "$0")/lib/expect.sh"
+busted=$(command -v busted) || { bad "busted is not installed (bash scripts/setup.sh)"; finish; exit 1; }
 
 # Masks what differs from run to run: table addresses and timings (the text
 # handlers' "N seconds", gtest's "(N ms)"). JSON and JUnit are compared as
@@ -236,5 +234,4 @@ compare "-o: a handler of our own, by file, with -Xoutput" "45 0 0 3" "plain asi
 compare "-o: a handler of our own, by module name" "3 10 11 0" "plain asis" -- -o handlers.lines -r failing
 compare "-o junit -Xoutput FILE" "8 0 0 0" "plain junitfile" -- spec/asserts_spec.lua
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
