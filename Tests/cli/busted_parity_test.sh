@@ -23,17 +23,14 @@
 # Usage: busted_parity_test.sh path/to/traitlab
 set -u
 bin=$(cd "$(dirname "${1:?usage: busted_parity_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")
+source "$(dirname "$0")/lib/expect.sh"
 suites=${TRAITLAB_PARITY_SUITES:-}
 if [ -z "$suites" ]; then
   echo "skip real libraries' busted suites (set TRAITLAB_PARITY_SUITES to a folder with one library checkout per subfolder)"
-  echo "0 passed, 0 failed"
-  exit 0
+  finish; exit 0
 fi
-pass=0; fail=0
-ok()  { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -30 | sed 's/^/    /'; fail=$((fail+1)); }
-[ -d "$suites" ] || { echo "FAIL TRAITLAB_PARITY_SUITES=$suites is not a folder"; echo "0 passed, 1 failed"; exit 1; }
-busted=$(command -v busted) || { echo "FAIL busted is not installed (bash scripts/setup.sh)"; echo "0 passed, 1 failed"; exit 1; }
+[ -d "$suites" ] || { bad "TRAITLAB_PARITY_SUITES=$suites is not a folder"; finish; exit 1; }
+busted=$(command -v busted) || { bad "busted is not installed (bash scripts/setup.sh)"; finish; exit 1; }
 read -r -a extra <<<"${TRAITLAB_PARITY_ARGS:-}"
 normalize() { sed -E 's/0x[0-9a-f]+/0xADDR/g'; }
 # busted's plainTerminal summary without its time: "3 successes / 0 failures / 0 errors / 1 pending".
@@ -74,5 +71,4 @@ for dir in "$suites"/*/; do
 done
 [ "$libraries" -gt 0 ] || bad "TRAITLAB_PARITY_SUITES=$suites has no subfolder"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

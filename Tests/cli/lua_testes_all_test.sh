@@ -14,20 +14,16 @@
 # Usage: lua_testes_all_test.sh path/to/traitlab
 set -u
 bin=$(cd "$(dirname "${1:?usage: lua_testes_all_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")
+source "$(dirname "$0")/lib/expect.sh"
 if [ -z "${LUA_TESTES:-}" ] || [ ! -f "$LUA_TESTES/all.lua" ]; then
   echo "skip Lua's testes/all.lua (set LUA_TESTES to Lua's testes folder to run it)"
-  echo "0 passed, 0 failed"
-  exit 0
+  finish; exit 0
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 unset LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4 TRAITLAB_PLUGIN_PATH
-passed=0 failed=0
-ok()  { echo "ok   $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL $1"; [ -n "${2:-}" ] && tail -n 15 <<<"$2" | sed 's/^/    /'; failed=$((failed + 1)); }
-
-# run NAME INTERPRETER...: all.lua in a fresh copy; sets out and status.
-run() {
+# all NAME INTERPRETER...: all.lua in a fresh copy; sets out and status.
+all() {
   local name=$1; shift
   rm -rf "$work/$name"; cp -r "$LUA_TESTES" "$work/$name"
   out=$(cd "$work/$name" && timeout -s KILL 300 "$@" -e "_port = true" all.lua 2>&1 < /dev/null); status=$?
@@ -35,20 +31,19 @@ run() {
 files() { grep -o "^\*\*\*\*\* FILE '[^']*'" <<<"$1"; }
 finished() { [ "$status" -eq 0 ] && grep -q "^final OK !!!$" <<<"$out" && grep -q ">>> closing state <<<" <<<"$out"; }
 
-run lua lua5.4; want_files=$(files "$out")
+all lua lua5.4; want_files=$(files "$out")
 if finished; then
   ok "lua5.4 itself finishes testes/all.lua (the folder matches it): $(wc -l <<<"$want_files") files"
 else
-  bad "lua5.4 itself does not finish testes/all.lua in $LUA_TESTES (exit $status): wrong version?" "$out"
+  bad "lua5.4 itself does not finish testes/all.lua in $LUA_TESTES (exit $status): wrong version?" "$(tail -n 15 <<<"$out")"
 fi
 for opt in "" "--timeout 600"; do
   # shellcheck disable=SC2086
-  run traitlab "$bin" $opt
+  all traitlab "$bin" $opt
   if finished && [ "$(files "$out")" = "$want_files" ]; then
     ok "testes/all.lua finishes OK under traitlab $opt, the same files as lua5.4, the finalizer at close runs"
   else
-    bad "testes/all.lua under traitlab $opt (exit $status)" "$out"
+    bad "testes/all.lua under traitlab $opt (exit $status)" "$(tail -n 15 <<<"$out")"
   fi
 done
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

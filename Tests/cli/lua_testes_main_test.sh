@@ -10,11 +10,11 @@
 # Usage: lua_testes_main_test.sh path/to/traitlab
 set -u
 bin=$(cd "$(dirname "${1:?usage: lua_testes_main_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")
+source "$(dirname "$0")/lib/expect.sh"
 main=${LUA_TESTES:-}/main.lua
 if [ -z "${LUA_TESTES:-}" ] || [ ! -f "$main" ]; then
   echo "skip Lua 5.4.4 testes/main.lua (set LUA_TESTES to Lua's testes folder to run it)"
-  echo "0 passed, 0 failed"
-  exit 0
+  finish; exit 0
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -32,13 +32,12 @@ for a, b in by_design:
     s = s.replace(a, b)
 open(sys.argv[2], "w").write(s)
 PY
-[ $? -eq 0 ] || { echo "0 passed, 1 failed"; exit 1; }
-passed=0 failed=0
+[ $? -eq 0 ] || { bad "rewriting main.lua's checks that differ by design"; finish; exit 1; }
 out=$(cd "$work" && "$bin" main.lua 2>&1); status=$?
 if [ $status -eq 0 ] && [ "$(tail -n 1 <<<"$out")" = "OK" ]; then
-  echo "ok   Lua 5.4.4 testes/main.lua passes with traitlab as the interpreter"; passed=$((passed + 1))
+  ok "Lua 5.4.4 testes/main.lua passes with traitlab as the interpreter"
 else
-  echo "FAIL Lua 5.4.4 testes/main.lua (exit $status)"; echo "$out" | tail -n 15 | sed 's/^/    /'; failed=$((failed + 1))
+  bad "Lua 5.4.4 testes/main.lua (exit $status)" "$(tail -n 15 <<<"$out")"
 fi
 # The interpreter replaces coroutine.resume/wrap and xpcall (so that
 # --timeout reaches coroutines and message handlers), and under --timeout
@@ -49,11 +48,10 @@ for f in gc.lua gengc.lua coroutine.lua locals.lua calls.lua errors.lua; do
   for opt in "" "--timeout 600"; do
     out=$(cd "$LUA_TESTES" && "$bin" $opt -e "_port = true" "$f" 2>&1); status=$?
     if [ $status -eq 0 ] && grep -qE "^\.*OK$" <<<"$out"; then
-      echo "ok   Lua 5.4.4 testes/$f passes under traitlab $opt"; passed=$((passed + 1))
+      ok "Lua 5.4.4 testes/$f passes under traitlab $opt"
     else
-      echo "FAIL Lua 5.4.4 testes/$f under traitlab $opt (exit $status)"; echo "$out" | tail -n 10 | sed 's/^/    /'; failed=$((failed + 1))
+      bad "Lua 5.4.4 testes/$f under traitlab $opt (exit $status)" "$(tail -n 10 <<<"$out")"
     fi
   done
 done
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish
