@@ -8,17 +8,11 @@ set -u
 bin=$(cd "$(dirname "${1:?usage: test_runner_test.sh path/to/traitlab}")" && pwd)/$(basename "$1")
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+source "$(dirname "$0")/lib/expect.sh"
 cd "$work" || exit 1
-pass=0; fail=0
-ok()  { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -40 | sed 's/^/    /'; fail=$((fail+1)); }
-expect() {  # expect NAME STATUS REGEX... ; uses $out and $status
-  local name=$1 want=$2; shift 2
-  [ "$status" -eq "$want" ] || { bad "$name (exit $status, wanted $want)" "$out"; return; }
-  for re in "$@"; do grep -Eq -- "$re" <<<"$out" || { bad "$name: no /$re/" "$out"; return; }; done
-  ok "$name"
-}
-run() { "$bin" test "$@" > run.out 2>&1; status=$?; out=$(tr -d '\000' < run.out); }
+# run_test ARGS...: `traitlab test ARGS...`, its output (NULs dropped) in $out
+# and its status in $status, for expect (Tests/cli/lib/expect.sh).
+run_test() { "$bin" test "$@" > run.out 2>&1; status=$?; out=$(tr -d '\000' < run.out); }
 last_line() { tail -n 1 <<<"$out"; }
 
 mkdir -p spec/nested
@@ -53,35 +47,35 @@ LUA
 echo 'error("not a spec file")' > spec/helper.lua
 
 # ------------------------------------------------------------ busted as is
-run spec
+run_test spec
 expect "text: busted's report, then the closing line; exit 1 on failure" 1 \
   '3 successes / 1 failure / 0 errors / 1 pending' 'alpha fails'
 [ "$(last_line)" = "3 passed, 1 failed, 1 skipped" ] && ok "the closing line is last" || bad "closing line" "$out"
-run spec --filter beta
+run_test spec --filter beta
 expect "busted's --filter" 0 '^1 passed, 0 failed$'
-run spec --tags fast
+run_test spec --tags fast
 expect "busted's --tags" 0 '^2 passed, 0 failed$'
-run spec --exclude-tags fast
+run_test spec --exclude-tags fast
 expect "busted's --exclude-tags" 1 '^1 passed, 1 failed, 1 skipped$'
-run spec --list
+run_test spec --list
 expect "busted's --list" 0 'alpha passes #fast' 'gamma starts with a fresh world'
 # busted prints the list alone: no closing line (no test ran).
 ! grep -q 'passed, ' <<<"$out" && ok "--list: no closing line" || bad "--list printed a closing line" "$out"
-run spec --list -j 2
+run_test spec --list -j 2
 expect "busted's --list under -j 2 (the parent lists every file)" 0 'alpha passes #fast' 'gamma starts with a fresh world'
 ! grep -q 'passed, ' <<<"$out" && ok "--list -j 2: no closing line" || bad "--list -j 2 printed a closing line" "$out"
-run spec -o TAP
+run_test spec -o TAP
 expect "busted's -o TAP" 1 '^not ok [0-9]+ - alpha fails' '^ok [0-9]+ - beta sees the engine' '^3 passed, 1 failed, 1 skipped$'
-run spec --pattern=_spec --exclude-pattern=b_spec
+run_test spec --pattern=_spec --exclude-pattern=b_spec
 expect "busted's --pattern and --exclude-pattern" 1 '^2 passed, 1 failed, 1 skipped$'
-run spec --pattern=a_spec
+run_test spec --pattern=a_spec
 expect "busted's --pattern alone" 1 '^1 passed, 1 failed$'
 cat > .busted <<'LUA'
 return { default = { tags = { "fast" } }, slow = { tags = { "slow" } } }
 LUA
-run spec
+run_test spec
 expect "a .busted file's default task" 0 '^2 passed, 0 failed$'
-run spec --run=slow
+run_test spec --run=slow
 expect "a .busted file's named task" 0 '^0 passed, 0 failed$'
 printf 'return { default = { output = "junit" } }\n' > .busted
 "$bin" test spec > busted_junit.xml 2> err.txt
@@ -95,17 +89,17 @@ LUA
 cat > helped_spec.lua <<'LUA'
 it("sees the helper", function() assert.are.equal("helped_spec.lua", helper_saw) end)
 LUA
-run helped_spec.lua --helper=helper.lua
+run_test helped_spec.lua --helper=helper.lua
 expect "busted's --helper" 0 '^1 passed, 0 failed$'
-run spec --shuffle --seed 7
+run_test spec --shuffle --seed 7
 expect "busted's --shuffle --seed" 1 '^3 passed, 1 failed, 1 skipped$'
-run --version
+run_test --version
 expect "busted's --version" 0 '^2\.'
 
 # ------------------------------------------------------------ fresh world per file
-run spec/nested
+run_test spec/nested
 expect "each file gets a fresh engine world (traits, scenes, globals)" 0 '^2 passed, 0 failed$'
-run spec/nested -j 2
+run_test spec/nested -j 2
 expect "... also under -j" 0 '^2 passed, 0 failed$'
 
 # ------------------------------------------------------------ formats and -j
@@ -136,9 +130,9 @@ PY
   then ok "-j $j json: stdout is one document with every test, the pending one too"; else bad "-j $j json" "$(cat report.json err.txt)"; fi
   [ "$(tail -n 1 err.txt)" = "4 passed, 1 failed, 1 skipped" ] && ok "-j $j json: the closing line counts no error of the handler" \
     || bad "-j $j json closing line" "$(cat err.txt)"
-  run spec -j $j --format tap
+  run_test spec -j $j --format tap
   expect "-j $j tap" 1 '^1\.\.6$' '^not ok [0-9]+ - alpha fails' '^4 passed, 1 failed, 1 skipped$'
-  run spec -j $j --format text
+  run_test spec -j $j --format text
   expect "-j $j text" 1 '4 successes / 1 failure / 0 errors / 1 pending' '^4 passed, 1 failed, 1 skipped$'
 done
 "$bin" test spec/a_spec.lua -o json > busted_o.json 2> err.txt
@@ -189,7 +183,7 @@ describe("after the body", function() it("runs", function() end) end)
 LUA
 echo 'while true do end' > hang_top_spec.lua
 start=$(date +%s)
-run hang_spec.lua hang_top_spec.lua --timeout 0.3
+run_test hang_spec.lua hang_top_spec.lua --timeout 0.3
 elapsed=$(( $(date +%s) - start ))
 expect "--timeout stops loops in a test, in pcall, in coroutines, in a __gc finalizer, in an xpcall handler, in a describe body, at top level" 1 \
   'hang_spec.lua:2: timed out after 0.3 seconds' 'hang_spec.lua:4: timed out' 'hang_spec.lua:8: timed out' \
@@ -209,12 +203,12 @@ end)
 LUA
 echo 'it("passes", function() end)' > gc_ok_spec.lua
 start=$(date +%s)
-run gc_hang_spec.lua --timeout 0.3
+run_test gc_hang_spec.lua --timeout 0.3
 elapsed=$(( $(date +%s) - start ))
 expect "--timeout: a non-allocating looping finalizer ends the run after the grace period (exit 1, message)" 1 \
   'timed out after 0.3 seconds, and the code did not stop'
 [ "$elapsed" -le 10 ] && ok "... within the grace period (${elapsed}s)" || bad "the hard stop took ${elapsed}s"
-run gc_hang_spec.lua gc_ok_spec.lua --timeout 0.3 -j 2
+run_test gc_hang_spec.lua gc_ok_spec.lua --timeout 0.3 -j 2
 expect "... under -j its worker's file fails, the others still report" 1 \
   'gc_hang_spec.lua: the worker process running it' '^1 passed, 1 failed$'
 cat > hang_hooks_spec.lua <<'LUA'
@@ -235,10 +229,10 @@ describe("fin", function()
 end)
 describe("fine", function() it("d", function() end) end)
 LUA
-run hang_hooks_spec.lua --timeout 0.2
+run_test hang_hooks_spec.lua --timeout 0.2
 expect "--timeout stops setup, before_each, after_each and finally" 1 'hang_hooks_spec.lua:2: timed out' \
   'hang_hooks_spec.lua:6: timed out' 'hang_hooks_spec.lua:10: timed out' 'hang_hooks_spec.lua:14: timed out' '^2 passed, 4 failed$'
-run hang_spec.lua hang_top_spec.lua --timeout 0.3 -j 2 --format junit
+run_test hang_spec.lua hang_top_spec.lua --timeout 0.3 -j 2 --format junit
 expect "--timeout under -j" 1 '^2 passed, 8 failed$'
 
 # Ctrl-C as under `lua5.4 busted`: the running test fails with "interrupted!", the run goes on.
@@ -259,19 +253,19 @@ describe("exit", function()
   it("runs after", function() end)
 end)
 LUA
-run exit_spec.lua
+run_test exit_spec.lua
 expect "os.exit in a spec fails its test, and the run goes on" 1 'os.exit\(0\) called by spec code' '^1 passed, 2 failed$'
-run exit_spec.lua -j 2
+run_test exit_spec.lua -j 2
 expect "... also in a worker" 1 '^1 passed, 2 failed$'
 cat > crash_spec.lua <<'LUA'
 it("kills its own process", function()
   os.execute("kill -KILL " .. io.open("/proc/self/stat"):read("n"))
 end)
 LUA
-run crash_spec.lua exit_spec.lua -j 2
+run_test crash_spec.lua exit_spec.lua -j 2
 expect "a worker that dies is a failure of its files, the others still report" 1 \
   'crash_spec.lua: the worker process running it was killed by signal 9' '^1 passed, 3 failed$'
-run crash_spec.lua exit_spec.lua -j 2 --format json
+run_test crash_spec.lua exit_spec.lua -j 2 --format json
 json_out=$("$bin" test crash_spec.lua exit_spec.lua -j 2 --format json 2>/dev/null)
 python3 -c "import json, sys; d = json.loads(sys.argv[1]); assert len(d['errors']) == 3 and len(d['successes']) == 1" "$json_out" \
   && ok "... and the json document still parses" || bad "crash json" "$json_out"
@@ -294,7 +288,7 @@ for j in 1 2; do
   json_out=$("$bin" test nul_spec.lua -j $j --format json 2>/dev/null)
   python3 -c "import json, sys; d = json.loads(sys.argv[1]); assert d['successes'][0]['name'] == 'nul\x00name a\x00b <&> \x01' and len(d['failures']) == 1" "$json_out" \
     && ok "-j $j: NUL in a test name: json keeps it" || bad "NUL json -j $j" "$json_out"
-  run nul_spec.lua -j $j
+  run_test nul_spec.lua -j $j
   expect "-j $j: NUL in a test name: text counts" 1 '^1 passed, 1 failed$'
 done
 # Bytes that are not UTF-8 (a lone \255, an encoded surrogate) in names and
@@ -343,15 +337,15 @@ describe("a sandboxed spec", function()
   end)
 end)
 LUA
-run sandbox_spec.lua --sandbox
+run_test sandbox_spec.lua --sandbox
 expect "--sandbox: spec code sandboxed, busted still works (and reports)" 0 '^6 passed, 0 failed$'
-run sandbox_spec.lua --filter-out="libraries" --filter-out="library changes"
+run_test sandbox_spec.lua --filter-out="libraries" --filter-out="library changes"
 expect "without --sandbox the same spec sees everything" 1 '^1 passed, 3 failed$'
 cat > memory_spec.lua <<'LUA'
 it("grows past the limit", function() local t = {} for i = 1, 1e8 do t[i] = ("x"):rep(64) .. i end end)
 it("stays small", function() local t = {} for i = 1, 1000 do t[i] = i end end)
 LUA
-run memory_spec.lua --memory-limit 16M
+run_test memory_spec.lua --memory-limit 16M
 expect "--memory-limit fails the test that grows, the next one runs" 1 'not enough memory' '^1 passed, 1 failed$'
 
 # ------------------------------------------------------------ coverage
@@ -405,22 +399,21 @@ describe("callbacks", function()
   end)
 end)
 LUA
-run callback_assert_spec.lua
+run_test callback_assert_spec.lua
 expect "a failed assertion inside a callback is busted's failure, not an error" 1 \
   '0 successes / 2 failures / 0 errors' 'Expected objects to be equal' 'handler saw dark' '^0 passed, 2 failed$'
 
 # ------------------------------------------------------------ errors of use
 printf 'describe("x", function() it("y", function() end)\n' > broken_spec.lua
-run broken_spec.lua
+run_test broken_spec.lua
 expect "a spec that does not load is an error" 1 'broken_spec.lua' '^0 passed, 1 failed$'
-run broken_spec.lua -j 2
+run_test broken_spec.lua -j 2
 expect "... also under -j" 1 '^0 passed, 1 failed$'
-run --format xml spec
+run_test --format xml spec
 expect "unknown --format is a usage error" 2 'unknown format'
-run -j 0 spec
+run_test -j 0 spec
 expect "-j 0 is a usage error" 2 '\-j needs'
 out=$(LUA_PATH="$work/nowhere/?.lua" "$bin" test spec 2>&1); status=$?
 expect "without busted, a message says how to install it" 1 'busted is not installed' 'apt-get install lua-busted'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
