@@ -24,7 +24,8 @@ case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 readme=${2:-$root/README.md}
 case $readme in /*) ;; *) readme="$PWD/$readme" ;; esac
-command -v lua5.4 >/dev/null || { echo "FAIL lua5.4 is needed to read the README (scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+source "$root/Tests/cli/lib/expect.sh"
+command -v lua5.4 >/dev/null || { bad "lua5.4 is needed to read the README (scripts/setup.sh installs it)"; finish; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/work"
@@ -244,8 +245,13 @@ for i, b in ipairs(blocks) do
   end
 end
 flush()
-print(("%d passed, %d failed"):format(passed, failed))
 os.exit(failed == 0 and 0 or 1)
 LUA
 
-lua5.4 "$tmp/driver.lua" "$readme" "$tmp/work" "$TL" "$tmp"
+# The driver prints a line per check; they are counted here.
+lua5.4 "$tmp/driver.lua" "$readme" "$tmp/work" "$TL" "$tmp" | tee "$tmp/report"
+driver=${PIPESTATUS[0]}
+passed=$(grep -c '^ok   ' "$tmp/report")
+failed=$(grep -c '^FAIL ' "$tmp/report")
+[ "$driver" -eq 0 ] || [ "$failed" -gt 0 ] || bad "the driver stopped (exit status $driver)"
+finish
