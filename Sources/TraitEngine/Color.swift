@@ -1,7 +1,20 @@
 /// An RGBA color with components from 0 to 1.
 public struct Color: Hashable, CustomStringConvertible, Sendable {
+    /// The red, green, blue and alpha (opacity) components, each from 0 to 1.
     public var red, green, blue, alpha: Double
 
+    /// A color from its components, as `UIColor(red:green:blue:alpha:)` makes one.
+    ///
+    /// UIKit takes any component (red, green or blue outside 0...1 is an
+    /// extended-range sRGB color, and alpha is clamped: Apple's page for
+    /// `init(red:green:blue:alpha:)`). TraitLab models colors in 0...1 only,
+    /// so this throws a ``TraitError`` naming the component instead: a
+    /// script's typo is reported rather than drawn.
+    /// - Parameters:
+    ///   - red: The red component, from 0 to 1.
+    ///   - green: The green component, from 0 to 1.
+    ///   - blue: The blue component, from 0 to 1.
+    ///   - alpha: The opacity, from 0 (transparent) to 1 (opaque, the default).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) throws {
         for (n, v) in [("red", red), ("green", green), ("blue", blue), ("alpha", alpha)] where !(0...1).contains(v) {
             throw TraitError("color component \(n) must be between 0 and 1, got \(formatNumber(v))")
@@ -31,12 +44,19 @@ public struct Color: Hashable, CustomStringConvertible, Sendable {
         return "#" + h(red) + h(green) + h(blue) + (alpha < 1 ? h(alpha) : "")
     }
 
+    /// The color as ``hexString`` writes it.
     public var description: String { hexString }
 }
 
 /// A color that resolves differently depending on traits (`UIColor(dynamicProvider:)`).
 public final class DynamicColor {
+    /// The closure that gives the color for a trait collection.
     public let provider: (TraitCollection) throws -> Color
+    /// A color that `provider` resolves against each trait collection, as
+    /// `UIColor(dynamicProvider:)` makes one.
+    ///
+    /// Unlike UIKit's provider, this one may throw (a script's provider can
+    /// fail); the error propagates out of ``ColorValue/resolved(with:)``.
     public init(provider: @escaping (TraitCollection) throws -> Color) { self.provider = provider }
 }
 
@@ -45,7 +65,9 @@ public final class DynamicColor {
 /// Indirect, so a view's `backgroundColor` is one word: most views have none,
 /// and a color stored inline made every view 32 bytes bigger.
 public indirect enum ColorValue {
+    /// A color that is the same in every trait collection.
     case fixed(Color)
+    /// A color that depends on the trait collection it is resolved against.
     case dynamic(DynamicColor)
 
     /// The concrete color for a trait collection (`resolvedColor(with:)`).

@@ -19,6 +19,12 @@ public struct MemoryBudget {
     public let step: Int
     private let ask: (Int) throws -> Void
 
+    /// A budget that `charge` keeps.
+    /// - Parameters:
+    ///   - step: How many bytes a ``BudgetMeter`` asks for at a time (64 KiB by
+    ///     default; at least 1).
+    ///   - charge: Called with a number of bytes about to be allocated; throws to
+    ///     refuse them.
     public init(step: Int = 64 << 10, _ charge: @escaping (Int) throws -> Void) {
         self.step = max(1, step)
         ask = charge
@@ -33,9 +39,11 @@ public struct MemoryBudget {
 /// made, so that asking costs a call per step rather than per allocation.
 /// What was asked for and not used yet (less than a step) stays asked for.
 public struct BudgetMeter {
+    /// The budget asked, or nil: nothing is asked and every charge succeeds.
     public let budget: MemoryBudget?
     private var prepaid = 0
 
+    /// A meter that has asked `budget` for nothing yet.
     public init(_ budget: MemoryBudget?) { self.budget = budget }
 
     /// Notes that about `bytes` are about to be allocated; throws, before

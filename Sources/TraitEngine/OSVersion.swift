@@ -1,7 +1,7 @@
 /// The iOS version a world models: which trait system the app runs on.
 ///
 /// Everything that differs between versions is in the table below, in one
-/// place; the engine asks ``OSVersion/has(_:)`` (or ``OSVersion/require(_:_:)``
+/// place; the engine asks ``OSVersion/has(_:optedIn:)`` (or ``OSVersion/require(_:_:)``
 /// at an API's entry, as a deployment target would refuse the call) instead of
 /// comparing version numbers where the behaviour lives.
 ///
@@ -16,9 +16,13 @@ public struct OSVersion: Hashable, Sendable, CustomStringConvertible {
 
     /// The versions TraitLab models, oldest first.
     public static let supported: [OSVersion] = [.iOS16, .iOS17, .iOS18, .iOS26]
+    /// iOS 16: before the trait system of iOS 17 (view controllers inherit from their parent; no `UITraitDefinition`).
     public static let iOS16 = OSVersion(checkedMajor: 16)
+    /// iOS 17: the trait system (`UITraitDefinition`, `traitOverrides`, `registerForTraitChanges`), without automatic trait tracking.
     public static let iOS17 = OSVersion(checkedMajor: 17)
+    /// iOS 18: automatic trait tracking; observation tracking by opting in.
     public static let iOS18 = OSVersion(checkedMajor: 18)
+    /// iOS 26: `updateProperties()` and observation tracking on by default.
     public static let iOS26 = OSVersion(checkedMajor: 26)
     /// The newest, the default of a new world.
     public static let newest = iOS26
@@ -75,7 +79,7 @@ public struct OSVersion: Hashable, Sendable, CustomStringConvertible {
         public var optInFrom: OSVersion? { self == .observationTracking ? .iOS18 : nil }
     }
 
-    /// Whether this version has `feature` (``optedIn``: the features this
+    /// Whether this version has `feature` (`optedIn`: the features this
     /// app opted into where a version allows it).
     public func has(_ feature: Feature, optedIn: Set<Feature> = []) -> Bool {
         if major >= feature.introduced.major { return true }

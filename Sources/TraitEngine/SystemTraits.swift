@@ -11,28 +11,46 @@ public enum SystemTraits {
                                     identifier: "UIKit." + property, affectsColorAppearance: colors, isSystem: true)
     }
 
+    /// `userInterfaceIdiom` (`UIUserInterfaceIdiom`): `unspecified`, `phone`, `pad`, `tv`, `carPlay`, `mac` or `vision`. Affects color appearance.
     public static let userInterfaceIdiom = enumTrait("UserInterfaceIdiom", ["unspecified", "phone", "pad", "tv", "carPlay", "mac", "vision"], colors: true)
+    /// `userInterfaceStyle` (`UIUserInterfaceStyle`): `unspecified`, `light` or `dark`. Affects color appearance.
     public static let userInterfaceStyle = enumTrait("UserInterfaceStyle", ["unspecified", "light", "dark"], colors: true)
+    /// `horizontalSizeClass` (`UIUserInterfaceSizeClass`): `unspecified`, `compact` or `regular`.
     public static let horizontalSizeClass = enumTrait("HorizontalSizeClass", ["unspecified", "compact", "regular"])
+    /// `verticalSizeClass` (`UIUserInterfaceSizeClass`): `unspecified`, `compact` or `regular`.
     public static let verticalSizeClass = enumTrait("VerticalSizeClass", ["unspecified", "compact", "regular"])
+    /// `displayScale`: the points-to-pixels scale, a number; 0 is unspecified.
     public static let displayScale = try! TraitDefinition(name: "DisplayScale", valueType: .number, defaultValue: .number(0), // invariant: literal
                                                           identifier: "UIKit.displayScale", isSystem: true)
+    /// `layoutDirection` (`UITraitEnvironmentLayoutDirection`): `unspecified`, `leftToRight` or `rightToLeft`.
     public static let layoutDirection = enumTrait("LayoutDirection", ["unspecified", "leftToRight", "rightToLeft"])
+    /// `preferredContentSizeCategory` (`UIContentSizeCategory`): the text size, from `extraSmall` to `accessibilityExtraExtraExtraLarge`, or `unspecified`.
     public static let preferredContentSizeCategory = enumTrait("PreferredContentSizeCategory", [
         "unspecified", "extraSmall", "small", "medium", "large", "extraLarge", "extraExtraLarge",
         "extraExtraExtraLarge", "accessibilityMedium", "accessibilityLarge", "accessibilityExtraLarge",
         "accessibilityExtraExtraLarge", "accessibilityExtraExtraExtraLarge",
     ])
+    /// `legibilityWeight` (`UILegibilityWeight`, Bold Text): `unspecified`, `regular` or `bold`.
     public static let legibilityWeight = enumTrait("LegibilityWeight", ["unspecified", "regular", "bold"])
+    /// `accessibilityContrast` (`UIAccessibilityContrast`, Increase Contrast): `unspecified`, `normal` or `high`. Affects color appearance.
     public static let accessibilityContrast = enumTrait("AccessibilityContrast", ["unspecified", "normal", "high"], colors: true)
+    /// `userInterfaceLevel` (`UIUserInterfaceLevel`): `unspecified`, `base` or `elevated`. Affects color appearance.
     public static let userInterfaceLevel = enumTrait("UserInterfaceLevel", ["unspecified", "base", "elevated"], colors: true)
+    /// `displayGamut` (`UIDisplayGamut`): `unspecified`, `SRGB` or `P3`. Affects color appearance.
     public static let displayGamut = enumTrait("DisplayGamut", ["unspecified", "SRGB", "P3"], colors: true)
+    /// `activeAppearance` (`UIUserInterfaceActiveAppearance`): `unspecified`, `active` or `inactive`. Affects color appearance.
     public static let activeAppearance = enumTrait("ActiveAppearance", ["unspecified", "active", "inactive"], colors: true)
+    /// `forceTouchCapability` (`UIForceTouchCapability`): `unknown`, `unavailable` or `available`.
     public static let forceTouchCapability = enumTrait("ForceTouchCapability", ["unknown", "unavailable", "available"])
+    /// `imageDynamicRange` (`UIImage.DynamicRange`): `unspecified`, `standard`, `constrainedHigh` or `high`.
     public static let imageDynamicRange = enumTrait("ImageDynamicRange", ["unspecified", "standard", "constrainedHigh", "high"])
+    /// `toolbarItemPresentationSize` (`UINSToolbarItemPresentationSize`): `unspecified`, `regular`, `small` or `large`.
     public static let toolbarItemPresentationSize = enumTrait("ToolbarItemPresentationSize", ["unspecified", "regular", "small", "large"])
+    /// `sceneCaptureState` (`UISceneCaptureState`): `unspecified`, `inactive` or `active`.
     public static let sceneCaptureState = enumTrait("SceneCaptureState", ["unspecified", "inactive", "active"])
+    /// `listEnvironment` (`UIListEnvironment`): `unspecified`, `none`, `plain`, `grouped`, `insetGrouped`, `sidebar` or `sidebarPlain`.
     public static let listEnvironment = enumTrait("ListEnvironment", ["unspecified", "none", "plain", "grouped", "insetGrouped", "sidebar", "sidebarPlain"])
+    /// `typesettingLanguage`: a language tag (`"ja"`), or none (``TraitValue/none``) to follow the content's language.
     public static let typesettingLanguage = try! TraitDefinition(name: "TypesettingLanguage", valueType: .string, defaultValue: .none, // invariant: literal
                                                                  isOptional: true, identifier: "UIKit.typesettingLanguage", isSystem: true)
 

@@ -11,9 +11,14 @@
 /// tc[SystemTraits.horizontalSizeClass]   // .string("compact")
 /// ```
 public final class TraitCollection: Hashable, CustomStringConvertible {
+    /// One trait and its value in a collection.
     public struct Entry: Equatable {
+        /// The trait.
         public let definition: TraitDefinition
+        /// Its value.
         public let value: TraitValue
+        /// An entry giving `definition` the value `value` (not checked: see
+        /// ``TraitDefinition/validate(_:)``).
         public init(definition: TraitDefinition, value: TraitValue) {
             self.definition = definition
             self.value = value
@@ -173,6 +178,7 @@ public final class TraitCollection: Hashable, CustomStringConvertible {
         changedTraits(from: other).contains { $0.affectsColorAppearance }
     }
 
+    /// Whether the two collections have the same values for every trait.
     public static func == (a: TraitCollection, b: TraitCollection) -> Bool {
         a === b || a.entries == b.entries
     }
@@ -204,6 +210,7 @@ public struct MutableTraits {
     /// dictionary here was half the cost of `traits.collection { three traits }`).
     private var changes: [TraitCollection.Entry] = []
 
+    /// Traits that start as `base`'s values.
     public init(base: TraitCollection) { self.base = base }
 
     /// Where the write of the trait numbered `id` is in `changes`, or would go.
@@ -213,6 +220,9 @@ public struct MutableTraits {
         return (i, i < changes.count && changes[i].definition.id == id)
     }
 
+    /// The value of `definition`: what was written, else the base's value.
+    /// Writing does not check the value against the trait's type (``set(_:_:)``
+    /// does).
     public subscript(definition: TraitDefinition) -> TraitValue {
         get {
             let (i, found) = position(of: definition.id)
@@ -277,8 +287,8 @@ public struct MutableTraits {
 /// Collects which traits a callback read from one environment's collection
 /// (automatic trait tracking, as in iOS 18).
 ///
-/// Trackers are reused (``take(collection:viewCollection:)`` and
-/// ``give(_:)``): a tracked callback runs for every view an update lays out,
+/// Trackers are reused (`take(collection:viewCollection:)` and
+/// `give(_:)`): a tracked callback runs for every view an update lays out,
 /// and a new tracker and its list were two allocations each time. Its list
 /// keeps its capacity between uses.
 public final class TraitReadTracker {

@@ -19,9 +19,37 @@ struct PendingWork: OptionSet {
 
 /// Lifecycle and rendering callbacks the engine makes on environments.
 public enum LifecycleEvent: String, CaseIterable, Sendable {
-    case viewDidLoad, viewWillAppear, viewIsAppearing, viewDidAppear, viewWillDisappear, viewDidDisappear
-    case viewWillLayoutSubviews, viewDidLayoutSubviews, updateProperties, layoutSubviews, draw
-    case updateConstraints, updateViewConstraints, containerViewWillLayoutSubviews, containerViewDidLayoutSubviews
+    /// ``ViewController/viewDidLoad()``: the controller's view was loaded.
+    case viewDidLoad
+    /// ``ViewController/viewWillAppear()``: the view is about to join a window.
+    case viewWillAppear
+    /// ``ViewController/viewIsAppearing()``: the view joined a window and has its traits.
+    case viewIsAppearing
+    /// ``ViewController/viewDidAppear()``: the view is in a window.
+    case viewDidAppear
+    /// ``ViewController/viewWillDisappear()``: the view is about to leave its window.
+    case viewWillDisappear
+    /// ``ViewController/viewDidDisappear()``: the view left its window.
+    case viewDidDisappear
+    /// ``ViewController/viewWillLayoutSubviews()``: before the controller's view lays out.
+    case viewWillLayoutSubviews
+    /// ``ViewController/viewDidLayoutSubviews()``: after the controller's view laid out.
+    case viewDidLayoutSubviews
+    /// `updateProperties()` of a view (``View/updateProperties()``) or view
+    /// controller (``ViewController/updateProperties()``); iOS 26.
+    case updateProperties
+    /// ``View/layoutSubviews()``.
+    case layoutSubviews
+    /// ``View/draw()``.
+    case draw
+    /// ``View/updateConstraints()``.
+    case updateConstraints
+    /// ``ViewController/updateViewConstraints()``.
+    case updateViewConstraints
+    /// ``PresentationController/containerViewWillLayoutSubviews()``.
+    case containerViewWillLayoutSubviews
+    /// ``PresentationController/containerViewDidLayoutSubviews()``.
+    case containerViewDidLayoutSubviews
 
     /// This event's bit in ``TraitEnvironment/hostCallbacks``.
     public var hostBit: UInt16 {
@@ -101,7 +129,17 @@ public enum LifecycleEvent: String, CaseIterable, Sendable {
 /// layout (`layoutSubviews`, `viewWillLayoutSubviews`, ...), display
 /// (`draw`), properties (`updateProperties`) or constraints
 /// (`updateConstraints`, `updateViewConstraints`).
-public enum TrackedWork: Sendable, CaseIterable { case layout, display, properties, constraints }
+public enum TrackedWork: Sendable, CaseIterable {
+    /// Layout: `layoutSubviews`, `viewWillLayoutSubviews`, `viewDidLayoutSubviews`
+    /// and a presentation's container layout (`setNeedsLayout` when a read trait changes).
+    case layout
+    /// Display: `draw` (`setNeedsDisplay`).
+    case display
+    /// Properties: `updateProperties` (`setNeedsUpdateProperties`).
+    case properties
+    /// Constraints: `updateConstraints` and `updateViewConstraints` (`setNeedsUpdateConstraints`).
+    case constraints
+}
 
 struct TrackedTraits {
     var layout: [TraitDefinition] = []
@@ -195,7 +233,7 @@ struct EnvironmentFlags: OptionSet {
 /// apart so that the object every environment pays for stays small (here:
 /// a view is 88 bytes, a 96-byte heap chunk, where these fields made it 176).
 /// Made on first use; an update reaches it only through a bit of
-/// ``EnvironmentFlags`` that says the field it wants is set. What an update
+/// `EnvironmentFlags` that says the field it wants is set. What an update
 /// may read is here; what it never reads (names, colors, hosted content)
 /// is one step further, in ``EnvironmentDetails``, so that a view with an
 /// override or a registration pays 64 bytes here rather than 112.
@@ -277,6 +315,7 @@ public enum TraitLayer: Int, CaseIterable, Comparable, Sendable {
     /// `overrideUserInterfaceStyle` of a view, view controller or window.
     case overrideUserInterfaceStyle
 
+    /// The order layers are applied in: the later one wins.
     public static func < (a: TraitLayer, b: TraitLayer) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -294,8 +333,8 @@ public enum TraitLayer: Int, CaseIterable, Comparable, Sendable {
 /// the run-time checks Swift would otherwise make on each access were half
 /// the cost of propagating a change (docs/performance.md). What most
 /// environments leave empty (overrides, registrations, tracked reads, names,
-/// colors, hosted content, a view's controller) is in ``EnvironmentExtras``,
-/// made on first use, and one byte of ``EnvironmentFlags`` says which of it
+/// colors, hosted content, a view's controller) is in `EnvironmentExtras`,
+/// made on first use, and one byte of `EnvironmentFlags` says which of it
 /// is set.
 open class TraitEnvironment: CustomStringConvertible {
     /// What an environment is, stored so the update cycle needs no dynamic casts.
@@ -326,7 +365,12 @@ open class TraitEnvironment: CustomStringConvertible {
     /// the delegate only for the bits set, so an update costs nothing for what
     /// a script did not ask for.
     @exclusivity(unchecked) public var hostCallbacks: UInt16 = 0
+    /// The ``hostCallbacks`` bit asking for
+    /// ``TraitWorldDelegate/environment(_:traitCollectionDidChange:)``.
     public static let hostTraitCollectionDidChange: UInt16 = 1 << 11
+    /// The ``hostCallbacks`` bit saying the host caches a view of the
+    /// collection (``TraitWorldDelegate/environmentDidUpdateTraits(_:)``
+    /// tells it to drop it).
     public static let hostCachesCollection: UInt16 = 1 << 12
     /// A class name set by a host, other than ``defaultClassName``: 1 + its
     /// index in the world's table of such names (``TraitWorld/className(at:)``),
@@ -375,6 +419,8 @@ open class TraitEnvironment: CustomStringConvertible {
     /// host's slot in its table of objects); the engine never reads it.
     @exclusivity(unchecked) public var hostSlot: UInt32 = 0
 
+    /// The world this environment belongs to: its registry, its update
+    /// cycle (``TraitWorld/update()``) and its OS version.
     public let world: TraitWorld
     /// Nil for most environments (see ``EnvironmentExtras`` and ``ExtraStorage``).
     @exclusivity(unchecked) final var extraStorage: ExtraStorage?
@@ -498,7 +544,7 @@ open class TraitEnvironment: CustomStringConvertible {
 
     /// The class name shown in descriptions (a Lua subclass sets its own).
     /// Stored only when it differs from ``defaultClassName``, as a number
-    /// (``classNameNumber``).
+    /// (`classNameNumber`).
     public final var className: String {
         get {
             if classNameNumber != 0 { return world.className(at: classNameNumber) }
@@ -645,6 +691,7 @@ open class TraitEnvironment: CustomStringConvertible {
         traitOverrideEntries.first { $0.definition === definition }?.value
     }
 
+    /// Whether this environment overrides `definition` (`traitOverrides.contains`).
     public func containsTraitOverride(_ definition: TraitDefinition) -> Bool {
         traitOverrideEntries.contains { $0.definition === definition }
     }
@@ -919,13 +966,27 @@ open class TraitEnvironment: CustomStringConvertible {
         return true
     }
 
+    /// How many registrations this environment has that have not ended.
     public var activeRegistrationCount: Int { registrationList?.count ?? 0 }
 
     /// Built-in zero-argument actions that target-action registrations can name.
     public enum BuiltinAction: String, CaseIterable, Sendable {
-        case setNeedsLayout, setNeedsDisplay, layoutIfNeeded, setNeedsUpdateProperties, updateTraitsIfNeeded
+        /// ``View/setNeedsLayout()``.
+        case setNeedsLayout
+        /// ``View/setNeedsDisplay()``.
+        case setNeedsDisplay
+        /// ``View/layoutIfNeeded()``.
+        case layoutIfNeeded
+        /// `setNeedsUpdateProperties()` of a view or view controller.
+        case setNeedsUpdateProperties
+        /// ``TraitEnvironment/updateTraitsIfNeeded()``.
+        case updateTraitsIfNeeded
     }
 
+    /// Performs `action` on this environment, as a target-action
+    /// registration does when its traits change. An action this kind of
+    /// environment does not have does nothing (a view controller passes the
+    /// view actions to its view).
     open func perform(_ action: BuiltinAction) throws {
         switch action {
         case .updateTraitsIfNeeded: try updateTraitsIfNeeded()
@@ -1066,8 +1127,8 @@ enum Graveyard {
 
 /// A registration made with `registerForTraitChanges`; use it to unregister.
 ///
-/// What it calls is its subclass's: a closure (``ClosureRegistration``) or
-/// the world's delegate with a tag (``DelegateRegistration``). The base is
+/// What it calls is its subclass's: a closure (`ClosureRegistration`) or
+/// the world's delegate with a tag (`DelegateRegistration`). The base is
 /// 25 bytes, so a subclass with one word more is a 48-byte chunk.
 public class TraitChangeRegistration {
     /// Most registrations name one trait, kept without an array (a 48-byte
@@ -1077,6 +1138,8 @@ public class TraitChangeRegistration {
         case many([TraitDefinition])
     }
     private let registered: Traits
+    /// Whether the registration still delivers changes: false once it was
+    /// unregistered, or its delivery said its target is gone.
     @exclusivity(unchecked) public internal(set) var isActive = true
 
     init(traits: [TraitDefinition]) {

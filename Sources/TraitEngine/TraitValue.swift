@@ -6,10 +6,15 @@
 public enum TraitValue: Hashable, Sendable {
     /// The absent value of an optional trait.
     case none
+    /// A boolean trait's value.
     case bool(Bool)
+    /// An integer trait's value.
     case int(Int)
+    /// A number trait's value.
     case number(Double)
+    /// A string trait's value, or an enum trait's case name.
     case string(String)
+    /// A table trait's value.
     case table(TraitTable)
 
     /// A short description of what kind of value this is, for error messages.
@@ -47,9 +52,13 @@ extension TraitValue {
 
 /// A key of a ``TraitTable``: the key types a Lua table can have that are plain data.
 public enum TraitTableKey: Hashable, Comparable, Sendable {
+    /// A boolean key.
     case bool(Bool)
+    /// An integer key (a number key with an integer value is stored as one).
     case int(Int)
+    /// A number key that is not an integer.
     case number(Double)
+    /// A string key.
     case string(String)
 
     private var rank: Int {
@@ -60,6 +69,8 @@ public enum TraitTableKey: Hashable, Comparable, Sendable {
         }
     }
 
+    /// The order of a table's entries: booleans (false first), then numbers by
+    /// value (integers and other numbers together), then strings.
     public static func < (a: TraitTableKey, b: TraitTableKey) -> Bool {
         if a.rank != b.rank { return a.rank < b.rank }
         switch (a, b) {
@@ -81,15 +92,20 @@ public enum TraitTableKey: Hashable, Comparable, Sendable {
 /// An immutable table value: entries sorted by key, so equal tables compare and
 /// hash equal and encode in one canonical order.
 public struct TraitTable: Hashable, Sendable {
+    /// One key and its value.
     public struct Entry: Hashable, Sendable {
+        /// The entry's key.
         public var key: TraitTableKey
+        /// The entry's value.
         public var value: TraitValue
+        /// An entry of `key` and `value`.
         public init(key: TraitTableKey, value: TraitValue) {
             self.key = key
             self.value = value
         }
     }
 
+    /// The entries, sorted by key.
     public private(set) var entries: [Entry]
 
     /// A number key with an integer value is stored as an integer key, as Lua
@@ -106,6 +122,7 @@ public struct TraitTable: Hashable, Sendable {
         self.entries = array.enumerated().map { Entry(key: .int($0.offset + 1), value: $0.element) }
     }
 
+    /// The value at `key`, or nil when the table has none.
     public subscript(key: TraitTableKey) -> TraitValue? {
         entries.first { $0.key == key }?.value
     }
@@ -119,13 +136,20 @@ public struct TraitTable: Hashable, Sendable {
 
 /// A value type fixed for a trait when it is defined.
 public enum TraitValueType: Equatable, Sendable {
+    /// `true` or `false` (``TraitValue/bool(_:)``).
     case boolean
+    /// An integer (``TraitValue/int(_:)``).
     case integer
+    /// A number (``TraitValue/number(_:)``).
     case number
+    /// Any string (``TraitValue/string(_:)``).
     case string
+    /// A table of plain values (``TraitValue/table(_:)``).
     case table
+    /// One of an enum's case names (``TraitValue/string(_:)``).
     case enumeration(TraitEnum)
 
+    /// The type's name in messages: `boolean`, `integer`, `number`, `string`, `table`, or the enum's name.
     public var name: String {
         switch self {
         case .boolean: return "boolean"
@@ -140,21 +164,26 @@ public enum TraitValueType: Equatable, Sendable {
 
 /// A named set of cases, the value type of enum traits (`traits.enum` in Lua).
 public final class TraitEnum: Equatable, @unchecked Sendable {
+    /// The enum's name (`MyAppTheme`, `UIUserInterfaceStyle`).
     public let name: String
+    /// The case names, in declaration order.
     public let cases: [String]
     private let caseSet: Set<String>
 
+    /// An enum named `name` with the case names `cases`.
     public init(name: String, cases: [String]) {
         self.name = name
         self.cases = cases
         self.caseSet = Set(cases)
     }
 
+    /// Whether `c` is one of the case names.
     public func contains(_ c: String) -> Bool { caseSet.contains(c) }
 
     /// "standard, pastel, bold" — for messages naming the valid cases.
     public var caseList: String { cases.joined(separator: ", ") }
 
+    /// Whether `a` and `b` are the same enum, or have the same name and cases in the same order.
     public static func == (a: TraitEnum, b: TraitEnum) -> Bool {
         a === b || (a.name == b.name && a.cases == b.cases)
     }

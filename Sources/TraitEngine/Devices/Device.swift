@@ -1,13 +1,17 @@
 /// A size in points, width first.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// The width in points.
     public let width: Double
+    /// The height in points.
     public let height: Double
+    /// A size `width` points wide and `height` points tall.
     public init(_ width: Double, _ height: Double) {
         self.width = width
         self.height = height
     }
     /// The same size turned a quarter: width and height swapped.
     public var swapped: Size { Size(height, width) }
+    /// `1376x1032 pt`.
     public var description: String { "\(formatPoints(width))x\(formatPoints(height)) pt" }
 }
 
@@ -18,21 +22,31 @@ func formatPoints(_ d: Double) -> String {
 
 /// A size class, with UIKit's case names (the trait's `unspecified` is never a device's).
 public enum SizeClass: String, Sendable {
-    case compact, regular
+    /// `UIUserInterfaceSizeClass.compact`.
+    case compact
+    /// `UIUserInterfaceSizeClass.regular`.
+    case regular
 }
 
 /// A horizontal and a vertical size class, as Apple's tables give them together
 /// ("Compact width, regular height").
 public struct SizeClasses: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal size class (the width's).
     public let horizontal: SizeClass
+    /// The vertical size class (the height's).
     public let vertical: SizeClass
+    /// The size classes `horizontal` and `vertical`.
     public init(_ horizontal: SizeClass, _ vertical: SizeClass) {
         self.horizontal = horizontal
         self.vertical = vertical
     }
+    /// Compact width, regular height: an iPhone in portrait, a narrow iPad pane.
     public static let compactRegular = SizeClasses(.compact, .regular)
+    /// Regular width, compact height: a large iPhone in landscape.
     public static let regularCompact = SizeClasses(.regular, .compact)
+    /// Compact width, compact height: most iPhones in landscape.
     public static let compactCompact = SizeClasses(.compact, .compact)
+    /// Regular width, regular height: an iPad at full screen.
     public static let regularRegular = SizeClasses(.regular, .regular)
     /// "compact width, regular height", in the words of Apple's tables.
     public var description: String { "\(horizontal.rawValue) width, \(vertical.rawValue) height" }
@@ -40,14 +54,34 @@ public struct SizeClasses: Hashable, Sendable, CustomStringConvertible {
 
 /// `UIInterfaceOrientation`'s four cases.
 public enum Orientation: String, CaseIterable, Sendable {
-    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+    /// Upright, the Home button (if any) at the bottom.
+    case portrait
+    /// Upside down (not on an iPhone without a Home button: ``Device/orientations``).
+    case portraitUpsideDown
+    /// Landscape, as `UIInterfaceOrientation.landscapeLeft`: the Home button
+    /// side on the left.
+    case landscapeLeft
+    /// Landscape, as `UIInterfaceOrientation.landscapeRight`: the Home button
+    /// side on the right.
+    case landscapeRight
+    /// Whether the orientation is one of the two landscapes (width and height swapped).
     public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
 }
 
 /// What a window scene's size is: the whole screen, a Split View fraction,
 /// Slide Over, or any size in points (a Stage Manager window).
 public enum SceneSize: Hashable, Sendable, CustomStringConvertible {
-    case full, twoThirds, half, oneThird, slideOver
+    /// The whole screen.
+    case full
+    /// The wide pane of Split View (`"2/3"`).
+    case twoThirds
+    /// Half of Split View (`"1/2"`, landscape only).
+    case half
+    /// The narrow pane of Split View (`"1/3"`).
+    case oneThird
+    /// A Slide Over window.
+    case slideOver
+    /// A window of any size in points (Stage Manager).
     case custom(Size)
 
     /// The named sizes, in the order they are listed to users.
@@ -59,6 +93,7 @@ public enum SceneSize: Hashable, Sendable, CustomStringConvertible {
         self = s
     }
 
+    /// The size's name (``init(name:)``), or `{ width = 600, height = 800 }` for a custom size.
     public var description: String {
         switch self {
         case .full: return "full"
@@ -74,6 +109,7 @@ public enum SceneSize: Hashable, Sendable, CustomStringConvertible {
 /// What a window scene of a given size on a device sees: its size in points,
 /// its size classes, and which of Apple's tables (or TraitLab's rule) says so.
 public struct SceneGeometry: Hashable, Sendable {
+    /// Which table, or rule, gives the size classes.
     public enum Basis: Hashable, Sendable {
         /// A row of the layout guidelines' device size-class table, by its name there.
         case deviceTable(row: String)
@@ -84,8 +120,11 @@ public struct SceneGeometry: Hashable, Sendable {
         /// No table lists this device or size: ``SizeClassRule``.
         case rule
     }
+    /// The scene's size in points.
     public let size: Size
+    /// The scene's size classes.
     public let sizeClasses: SizeClasses
+    /// Where the size classes come from.
     public let basis: Basis
 
     /// Where the size classes come from, as an address a reader can follow.
@@ -102,19 +141,32 @@ public struct SceneGeometry: Hashable, Sendable {
 /// One device of the catalogue (``DeviceCatalogue/devices``): its size in
 /// points, display scale and the device traits Apple documents for it.
 public struct Device: Hashable, Sendable {
-    public enum Idiom: String, Sendable { case phone, pad }
+    /// The kind of device (`UIUserInterfaceIdiom`'s cases TraitLab models).
+    public enum Idiom: String, Sendable {
+        /// An iPhone.
+        case phone
+        /// An iPad.
+        case pad
+    }
     /// `UIDisplayGamut`'s cases, with the trait's spelling.
-    public enum Gamut: String, Sendable { case sRGB = "SRGB", p3 = "P3" }
+    public enum Gamut: String, Sendable {
+        /// The sRGB gamut (`"SRGB"`).
+        case sRGB = "SRGB"
+        /// The Display P3 gamut (`"P3"`).
+        case p3 = "P3"
+    }
 
     /// The product's name as Apple writes it ("iPad Pro 13-inch (M4)").
     public let name: String
     /// The row's name in the layout guidelines' screen-size table ("iPad Pro 13-inch").
     public let guidelinesName: String
+    /// Phone or pad (the `userInterfaceIdiom` trait).
     public let idiom: Idiom
     /// The screen in portrait, in points.
     public let portraitSize: Size
     /// UIKit's display scale (`UIScreen.scale`).
     public let scale: Double
+    /// The display's gamut (the `displayGamut` trait).
     public let gamut: Gamut
     /// 3D Touch (`UIForceTouchCapability.available`).
     public let forceTouch: Bool
@@ -138,7 +190,9 @@ public struct Device: Hashable, Sendable {
     public struct TabledSizeClasses: Hashable, Sendable {
         /// The row's name there ("iPhone SE" covers every iPhone SE).
         public let row: String
+        /// The size classes in portrait.
         public let portrait: SizeClasses
+        /// The size classes in landscape.
         public let landscape: SizeClasses
     }
 

@@ -26,6 +26,7 @@ public enum DeviceCatalogue {
     /// TraitLab models.
     public static let mainDeviceName = "iPhone 14 Pro"
 
+    /// The device named ``mainDeviceName``: `TraitWorld.mainScreen`'s unless ``TraitWorld/configureMainScreen(device:settings:)`` chose another.
     public static var main: Device { devices.first { $0.name == mainDeviceName }! } // invariant: a catalogue row (test)
 
     /// The device named `name` (the product name or the guidelines' row name, exactly).

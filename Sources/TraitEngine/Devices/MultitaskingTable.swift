@@ -22,8 +22,11 @@ public enum MultitaskingTable {
         public let portraitSize: Size
         /// The catalogue's devices the row is about (none: the model is not in the catalogue).
         public let devices: [String]
+        /// The size classes of the 2/3 pane, in portrait and in landscape.
         public let twoThirds: (portrait: SizeClasses?, landscape: SizeClasses?)
+        /// The size classes of a 1/2 pane, in portrait (none: "N/A") and in landscape.
         public let half: (portrait: SizeClasses?, landscape: SizeClasses?)
+        /// The size classes of the 1/3 pane, in portrait and in landscape.
         public let oneThird: (portrait: SizeClasses?, landscape: SizeClasses?)
 
         /// The table's size classes for a Split View fraction; nil for any other size or "N/A".

@@ -16,12 +16,17 @@
 ///   generation) in portrait; the tallest compact-height row is an iPhone Pro
 ///   Max in landscape at 440 pt).
 public enum SizeClassRule {
+    /// The narrowest width, in points, that is regular.
     public static let regularWidthMinimum = 678.0
+    /// The least height, in points, at which a wide enough size is regular width.
     public static let regularWidthMinimumHeight = 414.0
+    /// The least height, in points, that is regular.
     public static let regularHeightMinimum = 568.0
 
+    /// Where the rule comes from, for a reader.
     public static let source = "TraitLab's rule, read off the layout guidelines' size-class tables (docs/devices.md)"
 
+    /// The size classes of a scene of `size` by this rule.
     public static func sizeClasses(_ size: Size) -> SizeClasses {
         let wide = size.width >= regularWidthMinimum && size.height >= regularWidthMinimumHeight
         return SizeClasses(wide ? .regular : .compact, size.height >= regularHeightMinimum ? .regular : .compact)

@@ -14,14 +14,20 @@
 /// A trait that is unspecified reads as SwiftUI's default (light, large,
 /// leftToRight, standard, a scale of 1) or as nil for the optional keys.
 public enum BuiltinEnvironmentKeys {
+    /// SwiftUI's `ColorScheme`: `light`, `dark`.
     public static let colorSchemeType = TraitEnum(name: "ColorScheme", cases: ["light", "dark"])
+    /// SwiftUI's `ColorSchemeContrast`: `standard`, `increased`.
     public static let colorSchemeContrastType = TraitEnum(name: "ColorSchemeContrast", cases: ["standard", "increased"])
+    /// SwiftUI's `DynamicTypeSize`: `xSmall` to `xxxLarge`, then `accessibility1` to `accessibility5`.
     public static let dynamicTypeSizeType = TraitEnum(name: "DynamicTypeSize", cases: [
         "xSmall", "small", "medium", "large", "xLarge", "xxLarge", "xxxLarge",
         "accessibility1", "accessibility2", "accessibility3", "accessibility4", "accessibility5",
     ])
+    /// SwiftUI's `LayoutDirection`: `leftToRight`, `rightToLeft`.
     public static let layoutDirectionType = TraitEnum(name: "LayoutDirection", cases: ["leftToRight", "rightToLeft"])
+    /// SwiftUI's `UserInterfaceSizeClass`: `compact`, `regular`.
     public static let sizeClassType = TraitEnum(name: "UserInterfaceSizeClass", cases: ["compact", "regular"])
+    /// SwiftUI's `LegibilityWeight`: `regular`, `bold`.
     public static let legibilityWeightType = TraitEnum(name: "LegibilityWeight", cases: ["regular", "bold"])
 
     /// The SwiftUI value types, for hosts that expose them by name.
@@ -29,10 +35,13 @@ public enum BuiltinEnvironmentKeys {
         colorSchemeType, colorSchemeContrastType, dynamicTypeSizeType, layoutDirectionType, sizeClassType, legibilityWeightType,
     ]
 
+    /// `colorScheme`, bridged to `userInterfaceStyle`; `light` when the style is unspecified.
     public static let colorScheme = enumKey("colorScheme", colorSchemeType, SystemTraits.userInterfaceStyle,
                                             pairs: [("light", "light"), ("dark", "dark")], default: "light")
+    /// `colorSchemeContrast`, bridged to `accessibilityContrast` (`normal` is `standard`, `high` is `increased`).
     public static let colorSchemeContrast = enumKey("colorSchemeContrast", colorSchemeContrastType, SystemTraits.accessibilityContrast,
                                                     pairs: [("normal", "standard"), ("high", "increased")], default: "standard")
+    /// `dynamicTypeSize`, bridged to `preferredContentSizeCategory` (`extraSmall` is `xSmall`, `accessibilityMedium` is `accessibility1`, ...); `large` when unspecified.
     public static let dynamicTypeSize = enumKey("dynamicTypeSize", dynamicTypeSizeType, SystemTraits.preferredContentSizeCategory, pairs: [
         ("extraSmall", "xSmall"), ("small", "small"), ("medium", "medium"), ("large", "large"),
         ("extraLarge", "xLarge"), ("extraExtraLarge", "xxLarge"), ("extraExtraExtraLarge", "xxxLarge"),
@@ -40,14 +49,19 @@ public enum BuiltinEnvironmentKeys {
         ("accessibilityExtraLarge", "accessibility3"), ("accessibilityExtraExtraLarge", "accessibility4"),
         ("accessibilityExtraExtraExtraLarge", "accessibility5"),
     ], default: "large")
+    /// `layoutDirection`, bridged to the `layoutDirection` trait; `leftToRight` when unspecified.
     public static let layoutDirection = enumKey("layoutDirection", layoutDirectionType, SystemTraits.layoutDirection,
                                                 pairs: [("leftToRight", "leftToRight"), ("rightToLeft", "rightToLeft")], default: "leftToRight")
+    /// `horizontalSizeClass`, bridged to the trait of the same name; nil when unspecified.
     public static let horizontalSizeClass = enumKey("horizontalSizeClass", sizeClassType, SystemTraits.horizontalSizeClass,
                                                     pairs: [("compact", "compact"), ("regular", "regular")], default: nil)
+    /// `verticalSizeClass`, bridged to the trait of the same name; nil when unspecified.
     public static let verticalSizeClass = enumKey("verticalSizeClass", sizeClassType, SystemTraits.verticalSizeClass,
                                                   pairs: [("compact", "compact"), ("regular", "regular")], default: nil)
+    /// `legibilityWeight`, bridged to the trait of the same name; nil when unspecified.
     public static let legibilityWeight = enumKey("legibilityWeight", legibilityWeightType, SystemTraits.legibilityWeight,
                                                  pairs: [("regular", "regular"), ("bold", "bold")], default: nil)
+    /// `displayScale`, bridged to the trait of the same name; 1 when the trait is unspecified (0).
     public static let displayScale = EnvironmentKeyDefinition(
         unchecked: "displayScale", valueType: .number, defaultValue: .number(1), isOptional: false,
         isBuiltin: true, systemTrait: SystemTraits.displayScale, bridge: DisplayScaleBridge())
@@ -165,11 +179,14 @@ extension EnvironmentValues {
 /// A bridge's read or write failed; the message names the key and keeps the
 /// underlying error's (a host's error type passes through in `underlying`).
 public struct BridgeError: Error, CustomStringConvertible {
+    /// The key whose bridge failed.
     public let key: EnvironmentKeyDefinition
     /// "read" or "write".
     public let direction: String
+    /// The error the bridge threw.
     public let underlying: Error
 
+    /// The message: the key, the direction and the underlying error's message.
     public var description: String {
         "the bridge of environment key '\(key.name)' failed to \(direction): \((underlying as? TraitError)?.message ?? "\(underlying)")"
     }

@@ -26,7 +26,7 @@ public protocol EnvironmentKey {
 /// host's traits; UIKit content inside a representable gets it back as traits.
 ///
 /// Register the key in each world that hosts views reading it
-/// (``EnvironmentKeyRegistry/register(_:)-generic``), so the world knows to bridge it.
+/// (``EnvironmentKeyRegistry/register(_:)->EnvironmentKeyDefinition``), so the world knows to bridge it.
 ///
 /// ```swift
 /// enum MyAppThemeKey: TraitBridgedEnvironmentKey {
@@ -39,17 +39,21 @@ public protocol EnvironmentKey {
 /// try world.environmentKeys.register(MyAppThemeKey.self)
 /// ```
 public protocol TraitBridgedEnvironmentKey: EnvironmentKey {
+    /// The key's value as seen from `traitCollection` (`UITraitBridgedEnvironmentKey.read(from:)`).
     static func read(from traitCollection: TraitCollection) throws -> TraitValue
+    /// Writes `value` into traits, for UIKit content inside SwiftUI (`UITraitBridgedEnvironmentKey.write(to:value:)`).
     static func write(to mutableTraits: inout MutableTraits, value: TraitValue) throws
 }
 
 extension EnvironmentKey {
+    /// The type's name without a `Key` suffix, first letter lower-cased (`MyAppThemeKey` is `myAppTheme`).
     public static var name: String {
         var n = String(describing: Self.self)
         if n.hasSuffix("Key"), n.count > 3 { n.removeLast(3) }
         return TraitDefinition.defaultProperty(for: n)
     }
 
+    /// The type of ``EnvironmentKey/defaultValue`` (``EnvironmentKeyDefinition/inferredType(of:)``).
     public static var valueType: TraitValueType { EnvironmentKeyDefinition.inferredType(of: defaultValue) }
 
     /// The run-time definition of this key (one per type, made on first use).
@@ -73,9 +77,11 @@ public final class EnvironmentKeyDefinition: Hashable, CustomStringConvertible {
     public let id: Int
     /// The `EnvironmentValues` property name (`myAppTheme`).
     public private(set) var name: String
+    /// The type every value of the key has.
     public private(set) var valueType: TraitValueType
     /// Whether `nil` (`.none`) is a valid value.
     public private(set) var isOptional: Bool
+    /// The value when nothing in the hierarchy sets one.
     public private(set) var defaultValue: TraitValue
     /// One of SwiftUI's own keys (colorScheme, dynamicTypeSize, ...).
     public let isBuiltin: Bool
@@ -186,9 +192,12 @@ public final class EnvironmentKeyDefinition: Hashable, CustomStringConvertible {
         isOptional = other.isOptional
     }
 
+    /// The key's ``name``.
     public var description: String { name }
 
+    /// Whether `a` and `b` are the same key: keys compare by identity.
     public static func == (a: EnvironmentKeyDefinition, b: EnvironmentKeyDefinition) -> Bool { a === b }
+    /// Hashes the key's ``id``.
     public func hash(into h: inout Hasher) { h.combine(id) }
 }
 
@@ -204,6 +213,7 @@ private final class TypeBridge: EnvironmentBridge {
 /// plus what scripts and Swift code register. Keeps names unique and knows
 /// which keys are bridged.
 public final class EnvironmentKeyRegistry {
+    /// Every key of the world, built-in keys first, in the order they were added.
     public private(set) var keys: [EnvironmentKeyDefinition] = []
     /// Keys with a bridge, in the order they were bridged (built-ins first).
     public private(set) var bridgedKeys: [EnvironmentKeyDefinition] = []
@@ -215,10 +225,12 @@ public final class EnvironmentKeyRegistry {
 
     private struct WeakHost { weak var host: SwiftUIHost? }
 
+    /// A registry holding SwiftUI's built-in keys (``BuiltinEnvironmentKeys/all``).
     public init() {
         for key in BuiltinEnvironmentKeys.all { insert(key) }
     }
 
+    /// The key whose name is `name`, if any.
     public func key(named name: String) -> EnvironmentKeyDefinition? { byName[name] }
 
     /// Adds a key; a name already in use by another key is an error.

@@ -11,15 +11,20 @@
 /// env[BuiltinEnvironmentKeys.colorScheme]   // .string("dark")
 /// ```
 public final class EnvironmentValues: Equatable, CustomStringConvertible {
+    /// One key and its value.
     public struct Entry: Equatable {
+        /// The key.
         public let key: EnvironmentKeyDefinition
+        /// Its value.
         public let value: TraitValue
 
+        /// An entry giving `key` the value `value` (not checked: see ``EnvironmentKeyDefinition/validate(_:)``).
         public init(key: EnvironmentKeyDefinition, value: TraitValue) {
             self.key = key
             self.value = value
         }
 
+        /// Whether both entries are of the same key and have the same value.
         public static func == (a: Entry, b: Entry) -> Bool { a.key === b.key && a.value == b.value }
     }
 
@@ -44,6 +49,7 @@ public final class EnvironmentValues: Equatable, CustomStringConvertible {
         return value(key)
     }
 
+    /// The value of the key type `key`, as the subscript taking its definition reads it.
     public subscript<K: EnvironmentKey>(key: K.Type) -> TraitValue { self[K.definition] }
 
     /// The value without recording a read.
@@ -93,6 +99,7 @@ public final class EnvironmentValues: Equatable, CustomStringConvertible {
         return result
     }
 
+    /// Whether the two have the same value for every key.
     public static func == (a: EnvironmentValues, b: EnvironmentValues) -> Bool {
         a === b || a.entries == b.entries
     }

@@ -182,6 +182,10 @@ final class SwiftUIHost: HostedContent {
 open class HostingController: ViewController {
     let hosting = SwiftUIHost()
 
+    /// A hosting controller with no root view yet (``setRootView(_:)``).
+    /// - Parameters:
+    ///   - world: The world the controller belongs to.
+    ///   - className: The class name its description shows.
     override public init(world: TraitWorld, className: String = "HostingController") {
         super.init(world: world, className: className)
         hosting.controller = self
@@ -189,6 +193,9 @@ open class HostingController: ViewController {
 
     override open var defaultClassName: String { "HostingController" }
 
+    /// A hosting controller for `rootView` (`UIHostingController(rootView:)`).
+    /// - Throws: ``TraitError`` when `rootView` is another view's content or
+    ///   hosted elsewhere.
     public convenience init(world: TraitWorld, rootView: SwiftUIView) throws {
         self.init(world: world)
         try setRootView(rootView)
@@ -203,6 +210,8 @@ open class HostingController: ViewController {
         try hosting.setRoot(view)
     }
 
+    /// Starts hosting ``rootView`` in the loaded view, then runs the
+    /// superclass's `viewDidLoad()`. A subclass that overrides this calls `super`.
     override open func viewDidLoad() throws {
         if let v = viewIfLoaded { try hosting.attach(to: v) }
         try super.viewDidLoad()
@@ -218,6 +227,7 @@ open class HostingController: ViewController {
 /// try cell.setContentConfiguration(HostingConfiguration(rootView: cellView))
 /// ```
 public final class HostingConfiguration: CustomStringConvertible {
+    /// The SwiftUI view the configuration hosts.
     public let rootView: SwiftUIView
     /// The view this is the content configuration of.
     public internal(set) weak var view: View?
@@ -229,6 +239,7 @@ public final class HostingConfiguration: CustomStringConvertible {
         self.rootView = rootView
     }
 
+    /// `HostingConfiguration(View "CellView")`.
     public var description: String { "HostingConfiguration(\(rootView))" }
 }
 

@@ -12,6 +12,7 @@
 /// let host = try HostingController(world: world, rootView: cell)
 /// ```
 open class SwiftUIView: CustomStringConvertible {
+    /// A name for descriptions and dumps (`View "CellView"`).
     public var name: String?
     /// Child views, fixed when the view is made.
     public let content: [SwiftUIView]
@@ -117,6 +118,8 @@ open class SwiftUIView: CustomStringConvertible {
         return self
     }
 
+    /// Sets the environment value of the key type `key` for this view and its
+    /// content: the same as passing `key`'s definition (``EnvironmentKey/definition``).
     @discardableResult
     public func environment<K: EnvironmentKey>(_ key: K.Type, _ value: TraitValue) throws -> Self {
         try environment(K.definition, value)
@@ -149,11 +152,15 @@ public struct RepresentableContext {
 /// where it inherits the SwiftUI environment as traits: bridged keys through
 /// their bridges' `write`, the built-in keys as their system traits.
 public final class Representable: SwiftUIView {
+    /// Whether a representable wraps a view controller or a view.
     public enum Kind: String, Sendable {
+        /// `UIViewControllerRepresentable`.
         case viewController = "ViewControllerRepresentable"
+        /// `UIViewRepresentable`.
         case view = "ViewRepresentable"
     }
 
+    /// What the representable wraps.
     public let kind: Kind
     let make: (RepresentableContext) throws -> TraitEnvironment
     let update: ((TraitEnvironment, RepresentableContext) throws -> Void)?
@@ -193,6 +200,7 @@ public final class Representable: SwiftUIView {
         super.init(leafNamed: name)
     }
 
+    /// `ViewControllerRepresentable` or `ViewRepresentable`.
     override public var className: String { kind.rawValue }
 
     /// How many SwiftUI hosts may enclose one another through representables.
