@@ -21,6 +21,12 @@ let package = Package(
         .executable(name: "traitlab", targets: ["traitlab"]),
         .library(name: "TraitLabModule", type: .dynamic, targets: ["TraitLabModule"]),
     ],
+    dependencies: [
+        // `swift package generate-documentation --target TraitEngine` (the
+        // DocC catalogue in Sources/TraitEngine/TraitEngine.docc); no target
+        // depends on it, so it adds nothing to a build.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    ],
     targets: [
         .target(
             name: "TraitEngine",

@@ -57,6 +57,7 @@ for t in Tests/cli/*_test.sh; do
 done
 suite "examples" bash Tests/examples_test.sh "$TRAITLAB"
 suite "luacheck" bash Tests/lint_test.sh
+suite "DocC (TraitEngine)" bash Tests/docc_test.sh
 suite "benchmark (quick)" "$bin/traitlab-bench" --quick --no-targets
 
 echo
