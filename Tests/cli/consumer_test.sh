@@ -28,16 +28,27 @@ trap 'rm -rf "$tmp"' EXIT
 # The guide's blocks: the manifest (the ```swift block that starts with
 # swift-tools-version), the program (every other ```swift block) and its
 # output (every ```text block).
-python3 - "$doc" "$tmp" <<'PY'
+# The DocC getting-started article is built from the same example: its
+# manifest is the guide's, and its other Swift blocks, joined, are the
+# guide's first program block.
+article=$root/Sources/TraitEngine/TraitEngine.docc/GettingStarted.md
+python3 - "$doc" "$tmp" "$article" <<'PY'
 import re, sys
-doc, out = sys.argv[1], sys.argv[2]
-blocks = re.findall(r"^```(\w*)\n(.*?)^```$", open(doc).read(), re.M | re.S)
-manifest = [b for lang, b in blocks if lang == "swift" and b.startswith("// swift-tools-version")]
-program = [b for lang, b in blocks if lang == "swift" and not b.startswith("// swift-tools-version")]
-output = [b for lang, b in blocks if lang == "text"]
-open(out + "/manifest", "w").write(manifest[0] if len(manifest) == 1 else "")
+doc, out, article = sys.argv[1], sys.argv[2], sys.argv[3]
+def blocks(path):
+    return re.findall(r"^```(\w*)\n(.*?)^```$", open(path).read(), re.M | re.S)
+def split(bs):
+    manifest = [b for lang, b in bs if lang == "swift" and b.startswith("// swift-tools-version")]
+    program = [b for lang, b in bs if lang == "swift" and not b.startswith("// swift-tools-version")]
+    return (manifest[0] if len(manifest) == 1 else ""), program
+manifest, program = split(blocks(doc))
+output = [b for lang, b in blocks(doc) if lang == "text"]
+open(out + "/manifest", "w").write(manifest)
 open(out + "/main.swift", "w").write("\n".join(program))
 open(out + "/expected", "w").write("".join(output))
+a_manifest, a_program = split(blocks(article))
+open(out + "/article", "w").write(a_manifest + "\n" + "\n".join(a_program))
+open(out + "/article.expected", "w").write(manifest + "\n" + (program[0] if program else ""))
 PY
 
 # Comment lines and blank lines aside, Tests/consumer/Package.swift is the
@@ -54,6 +65,11 @@ fi
 grep -q '^import TraitEngine$' "$tmp/main.swift" && [ -s "$tmp/expected" ] \
   && ok "the guide has the program and what it prints" \
   || { out=$(cat "$tmp/main.swift"); bad "the guide's Swift blocks (no import TraitEngine, or no \`\`\`text block)"; }
+
+out=$(diff "$tmp/article.expected" "$tmp/article" 2>&1)
+[ -z "$out" ] && [ -s "$tmp/manifest" ] \
+  && ok "the DocC getting-started article shows the guide's manifest and example" \
+  || bad "the DocC getting-started article (GettingStarted.md) differs from the guide"
 
 mkdir -p "$pkg/Sources/MyApp"
 cp "$tmp/main.swift" "$pkg/Sources/MyApp/main.swift"
