@@ -36,15 +36,16 @@ public struct TraitStats: Equatable, Sendable {
     public var environments = 0
     /// Environments whose collection changed, summed over all updates.
     public var traitUpdates = 0
-    /// Registration handlers and `traitCollectionDidChange` calls made.
+    /// Registrations run: each registration whose traits changed, once per change.
     public var handlersCalled = 0
-    /// Layout passes run (`layoutSubviews`, with a controller's `viewWillLayoutSubviews` and `viewDidLayoutSubviews`).
+    /// Views laid out: `layoutSubviews()` calls (each with its controller's
+    /// `viewWillLayoutSubviews()` and `viewDidLayoutSubviews()`).
     public var layouts = 0
     /// `draw()` calls made.
     public var draws = 0
     /// `updateProperties()` calls made (iOS 26).
     public var propertyUpdates = 0
-    /// Trait overrides set or changed.
+    /// Overrides set, one per call (whether or not it changed the value).
     public var overridesSet = 0
     /// `update()` calls that had work to do, and the passes they ran.
     public var updates = 0
@@ -62,7 +63,7 @@ public enum TraceEvent {
     case updateBegan(pass: Int)
     /// An environment's collection changed; the traits that changed.
     case traitsChanged(TraitEnvironment, [TraitDefinition])
-    /// An environment's registration handler (or `traitCollectionDidChange`) is called for these changed traits.
+    /// A registration of an environment is about to run for these changed traits (the ones it names).
     case handlerCalled(TraitEnvironment, [TraitDefinition])
     /// A lifecycle or rendering callback is about to run on an environment.
     case lifecycle(TraitEnvironment, LifecycleEvent)
@@ -471,6 +472,13 @@ public final class TraitWorld {
 
     /// Applies everything pending, top-down, repeating until nothing is pending:
     /// traits (with change callbacks), appearance, then properties, layout and display.
+    ///
+    /// This is the turn of the run loop in which UIKit applies what changed: a
+    /// program calls it where an app would return to the run loop.
+    /// - Throws: The first error a callback throws (what was not done stays
+    ///   pending for the next update); a ``TraitError`` when called from a
+    ///   callback of an update, or when callbacks keep making work for
+    ///   ``maximumPasses`` passes.
     public func update() throws {
         if checksBeforeApplyingWork && !isUpdating { try checkBeforeApplyingWork() }
         guard hasPendingWork else { return }
