@@ -118,7 +118,7 @@ static void *tl_plain_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 // The allocator of a state of our own without a cap (no --memory-limit):
 // lua.c's l_alloc, with no counting (Lua counts its own bytes, see
 // tl_memory_in_use). Pure-Lua code allocates constantly, so the path it takes
-// is as short as lua5.4's (issue 8: pure-Lua work within 5% of lua5.4;
+// is as short as lua5.4's (docs/performance.md: pure-Lua work within 5% of lua5.4;
 // counting as tl_alloc does cost 5% more instructions).
 static void *tl_uncapped_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     (void)osize;

@@ -1138,9 +1138,15 @@ public final class TraitWorld {
     private func handleDisappearances() throws {
         let leaving = appeared.filter { !$0.isViewInWindow || !$0.isInWindowScene }
         guard !leaving.isEmpty else { return }
-        appeared.removeAll { vc in leaving.contains { $0 === vc } }
+        // Sets, not searches of the lists: dismissing a chain of 50,000
+        // presentations makes 50,000 controllers leave at once.
+        let leavingIDs = Set(leaving.map(ObjectIdentifier.init))
+        appeared.removeAll { leavingIDs.contains(ObjectIdentifier($0)) }
+        var handled = Set<ObjectIdentifier>()
+        // The controllers handled no longer wait for viewDidAppear.
+        defer { if !didAppearQueue.isEmpty { didAppearQueue.removeAll { handled.contains(ObjectIdentifier($0)) } } }
         for (n, vc) in leaving.enumerated() {
-            didAppearQueue.removeAll { $0 === vc }
+            handled.insert(ObjectIdentifier(vc))
             vc.appearance = .disappearing
             didDisappearQueue.append(vc)
             do {
@@ -1158,13 +1164,22 @@ public final class TraitWorld {
     private func flushAppearanceQueues() throws {
         // Callbacks still queued when one of them fails run at the next update.
         defer { if !didDisappearQueue.isEmpty || !didAppearQueue.isEmpty { hasPendingWork = true } }
-        while !didDisappearQueue.isEmpty {
-            let vc = didDisappearQueue.removeFirst()
+        // (In order, each removed before its callback runs; the ones left
+        // when a callback fails stay queued. Removed in one step at the end:
+        // one removeFirst each would be quadratic in a long queue.)
+        var done = 0
+        defer { didDisappearQueue.removeFirst(done) }
+        while done < didDisappearQueue.count {
+            let vc = didDisappearQueue[done]
+            done += 1
             vc.appearance = .disappeared
             try vc.viewDidDisappear()
         }
-        while !didAppearQueue.isEmpty {
-            let vc = didAppearQueue.removeFirst()
+        var appearedDone = 0
+        defer { didAppearQueue.removeFirst(appearedDone) }
+        while appearedDone < didAppearQueue.count {
+            let vc = didAppearQueue[appearedDone]
+            appearedDone += 1
             try vc.viewDidAppear()
         }
     }

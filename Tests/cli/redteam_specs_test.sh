@@ -6,10 +6,17 @@
 # process ends by itself (no signal, no guard timeout) with the expected exit
 # status, prints no escape marker ("ESCAPED") and no secret, and matches the
 # patterns of its case.conf:
-#   args: test --sandbox -j 2     arguments of traitlab
+#   args: test --sandbox -j 2     arguments of traitlab (quoted as in the shell)
 #   exit: 1                       expected status (default 0)
 #   stdout: REGEX / stderr: REGEX grep -E patterns the output must match
 #   uses: CASE                    also copy that case's *_spec.lua files
+#   setup: SHELL                  run in the case's folder first (links, binary chunks)
+#   cwd: FOLDER                   run traitlab in that subfolder of the case
+#   check: SHELL                  must succeed afterwards, run in the case's
+#                                 folder with $OUT and $ERR naming the outputs
+#                                 (a file outside untouched, the last line)
+# Each case.conf starts with a comment naming the promise of docs/sandbox.md
+# (or docs/cli.md) it attacks.
 #
 # usage: Tests/cli/redteam_specs_test.sh path/to/traitlab [case-name-substring]
 set -u
@@ -35,12 +42,16 @@ for dir in "$here"/*/; do
   if [ -n "$uses" ]; then cp "$here/$uses"/*_spec.lua "$work/"; fi
   printf 'SECRET_TOKEN="hunter2"\n' > "$work/secret.env"
   printf 'return { token = "hunter2" }\n' > "$work/secret.lua"
+  setup=$(header setup "$conf")
+  if [ -n "$setup" ]; then (cd "$work" && eval "$setup") >/dev/null 2>&1; fi
   args=$(header args "$conf")
+  cwd=$(header cwd "$conf")
+  check=$(header check "$conf")
   want_exit=$(header exit "$conf"); want_exit=${want_exit:-0}
   want_out=$(header stdout "$conf")
   want_err=$(header stderr "$conf")
   # shellcheck disable=SC2086
-  (cd "$work" && exec timeout -s KILL 120 "$TL" $args) >"$tmp/out" 2>"$tmp/err" </dev/null
+  (cd "$work/$cwd" && eval "set -- $args" && exec timeout -s KILL 120 "$TL" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
   rc=$?
   problems=()
   [ "$rc" -ge 124 ] && problems+=("killed or timed out (status $rc)")
@@ -49,6 +60,9 @@ for dir in "$here"/*/; do
   grep -q 'hunter2' "$tmp/out" "$tmp/err" && problems+=("a secret reached the output")
   [ -n "$want_out" ] && ! grep -Eq -- "$want_out" "$tmp/out" && problems+=("stdout does not match /$want_out/")
   [ -n "$want_err" ] && ! grep -Eq -- "$want_err" "$tmp/err" && problems+=("stderr does not match /$want_err/")
+  if [ -n "$check" ] && ! (cd "$work" && OUT="$tmp/out" ERR="$tmp/err" eval "$check") >/dev/null 2>&1; then
+    problems+=("check failed: $check")
+  fi
   if [ ${#problems[@]} -eq 0 ]; then
     passed=$((passed + 1)); echo "ok   $name"
   else

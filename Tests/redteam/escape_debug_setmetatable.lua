@@ -1,5 +1,5 @@
 -- The sandbox's debug library is traceback and a getmetatable that reaches
--- only metatables the script set itself (README, "The sandbox"). The
+-- only metatables the script set itself (docs/sandbox.md, "`--sandbox`: code written by others"). The
 -- interruptible debug.setmetatable that traitlab installs for finalizers was
 -- once added to it, and with it a script replaced the metatable of host
 -- objects (forging reads) and of whole types, and kept views from being

@@ -1,4 +1,4 @@
--- The full escape of issue 15: `view.__index` handed out the environment's
+-- A full escape once found: `view.__index` handed out the environment's
 -- private field table, whose `__handlers` / `__targets` the host then used as
 -- tables without a type check (a number became a memory address). Now no
 -- "__" name reaches a script, the metatable is the class (protected), and
@@ -29,7 +29,7 @@ function root.view:poke() calls = calls + 1 end
 root.view.traitOverrides.userInterfaceStyle = "dark"
 ui.update()
 assert(calls == 2, "both registrations ran: " .. calls)
--- User fields and subclass methods still work (SPEC §4).
+-- User fields and subclass methods still work (docs/guide.md, "The hierarchy and overrides").
 local Card = ui.View:subclass("Card", { hello = function(self) return "hi " .. self.items[1] end })
 local c = Card { items = { "a" } }
 c.extra = 5

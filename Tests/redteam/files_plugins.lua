@@ -1,5 +1,5 @@
 -- plugins.load and plugins.addPath read no file from the sandbox, by path or
--- by name, directly or through require("traitlab") (SPEC §12).
+-- by name, directly or through require("traitlab") (docs/sandbox.md).
 -- args: --sandbox
 -- stdout: ^done$
 local function refused(what, f, ...)

@@ -1,5 +1,5 @@
 -- The sandbox's require reads Lua source modules only on the search path the
--- process started with (SPEC §12): a changed package.path or cpath finds
+-- process started with (docs/sandbox.md): a changed package.path or cpath finds
 -- nothing new, package.searchpath probes and C loaders are gone, and a module
 -- found on the path (./?.lua is on Lua's default path, so secret.lua is one)
 -- runs sandboxed. No error message quotes another file.

@@ -207,8 +207,9 @@ local function matrixJUnit(busted, options)
 end
 
 -- TAP is a line protocol: a test's name or a pending test's message with a
--- line break would add lines of its own ("ok 2", a second plan), and a '#' in
--- a name starts a directive (TAP 13: escape it as "\#"). busted's handler
+-- line break would add lines of its own ("ok 2", a second plan), and "# SKIP"
+-- or "# TODO" in a name is a directive (TAP 13: escape the '#' as "\#"; a
+-- busted tag such as #fast is left as busted writes it). busted's handler
 -- writes them as they are; here they reach it as one line.
 local tapPatched = false
 local function tapOneLine()
@@ -223,7 +224,10 @@ local function tapOneLine()
     local format = handler.format
     handler.format = function(...)
       local t = format(...)
-      t.name = oneLine(t.name):gsub('\\?#', '\\#')
+      t.name = oneLine(t.name):gsub('\\?#(%s*)(%a*)', function(space, word)
+        local w = word:upper()
+        if w == 'SKIP' or w == 'TODO' then return '\\#' .. space .. word end
+      end)
       return t
     end
     -- (A failure's message is busted's to write: it puts '# ' on each line.)

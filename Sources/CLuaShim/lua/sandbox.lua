@@ -1,4 +1,4 @@
--- The sandbox's rules (README, "The sandbox"), shared by `traitlab --sandbox`,
+-- The sandbox's rules (docs/sandbox.md, "`--sandbox`: code written by others"), shared by `traitlab --sandbox`,
 -- which changes the globals of the script's own state in place, and by
 -- `traitlab test --sandbox`, which gives spec code a table of globals of its
 -- own while busted keeps the real ones.

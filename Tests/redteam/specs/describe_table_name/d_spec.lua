@@ -1,0 +1,1 @@
+describe({}, function() it('x', function() end) end)

@@ -1,0 +1,1 @@
+describe('x', function() it('fails', function() assert.is_true(false) end) end)

@@ -1,0 +1,1 @@
+describe('x', function() it('runs', function() end) end)

@@ -1,0 +1,1 @@
+print("ESCAPED", io.open("secret.env"):read("a")) return {}

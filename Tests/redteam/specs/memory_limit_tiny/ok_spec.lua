@@ -1,0 +1,1 @@
+describe('x', function() it('ok', function() end) end)

@@ -1,0 +1,3 @@
+local p = io.popen('echo ESCAPED')
+print(p:read('a'))
+return function() return { subscribe = function() end } end

@@ -1,0 +1,7 @@
+describe('n', function()
+  local long = string.rep('a', 130)
+  it(long .. 'X', function() assert.matches_snapshot(ui.View { name = 'x' }) end)
+  it(long .. 'Y', function() assert.matches_snapshot(ui.View { name = 'y' }) end)
+  it('café', function() assert.matches_snapshot(ui.View { name = 'e' }) end)
+  it('cafè', function() assert.matches_snapshot(ui.View { name = 'f' }) end)
+end)
