@@ -3,7 +3,7 @@
 # Safe to run again; never prompts (CI has no standard input).
 set -euo pipefail
 
-packages=(liblua5.4-dev lua5.4 libedit-dev pkg-config tmux lua-busted graphviz lua-check)
+packages=(liblua5.4-dev lua5.4 libedit-dev pkg-config tmux lua-busted graphviz lua-check time)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -12,6 +12,8 @@
 #   uses: CASE                    also copy that case's *_spec.lua files
 #   setup: SHELL                  run in the case's folder first (links, binary chunks)
 #   cwd: FOLDER                   run traitlab in that subfolder of the case
+#   rss-mb: 61                    peak RSS in MB of the run (the process that
+#                                 reports, or any of its workers) stays under
 #   check: SHELL                  must succeed afterwards, run in the case's
 #                                 folder with $OUT and $ERR naming the outputs
 #                                 (a file outside untouched, the last line)
@@ -51,10 +53,13 @@ for dir in "$here"/*/; do
   want_out=$(header stdout "$conf")
   want_err=$(header stderr "$conf")
   # shellcheck disable=SC2086
-  (cd "$work/$cwd" && eval "set -- $args" && exec timeout -s KILL 120 "$TL" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
+  (cd "$work/$cwd" && eval "set -- $args" && exec /usr/bin/time -f '%M' -o "$tmp/rss" timeout -s KILL 120 "$TL" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
   rc=$?
+  rss_mb=$(( $(tail -1 "$tmp/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0) / 1024 ))
+  cap=$(header rss-mb "$conf")
   problems=()
   [ "$rc" -ge 124 ] && problems+=("killed or timed out (status $rc)")
+  [ -n "$cap" ] && [ "$rss_mb" -gt "$cap" ] && problems+=("peak RSS $rss_mb MB over $cap MB")
   [ "$rc" -ne "$want_exit" ] && problems+=("exit status $rc, expected $want_exit")
   grep -q 'ESCAPED' "$tmp/out" "$tmp/err" && problems+=("escape marker in the output")
   grep -q 'hunter2' "$tmp/out" "$tmp/err" && problems+=("a secret reached the output")
