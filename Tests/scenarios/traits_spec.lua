@@ -251,11 +251,15 @@ describe("trait collections", function()
     local N = traits.define { name = "EncN", default = 0.0, identifier = "com.test.encn" }
     local Tb = traits.define { name = "EncT", default = {}, identifier = "com.test.enct" }
     local Local = traits.define { name = "EncLocal", default = 0.0 }
-    local good = traits.collection { [N] = 2.5, [Tb] = { "a", { k = 1.5, nested = { 1, 2 } }, true }, [Local] = 0 / 0 }
+    local good = traits.collection { [N] = 2.5, [Tb] = { "a", { k = 1.5, nested = { 1, 2 } }, true }, [Local] = 7 }
     assert.are.equal(good:modifyingTraits(function(t) t[Local] = 0 end), traits.decode(good:encode()))
+    -- A number trait holds no NaN or infinity at all (docs/guide.md, "Traits
+    -- and trait collections"); inside a table value they reach encode.
+    assert.has_error(function() traits.collection { [N] = 0 / 0 } end, "trait 'EncN' expects a finite number, got nan")
+    assert.has_error(function() traits.collection { [N] = -math.huge } end, "trait 'EncN' expects a finite number, got -inf")
     for _, case in ipairs {
-      { { [N] = 0 / 0 }, "trait 'EncN' cannot be encoded: NaN" },
-      { { [N] = -math.huge }, "%-infinity has no JSON form" },
+      { { [Tb] = { x = 0 / 0 } }, "trait 'EncT' cannot be encoded: NaN" },
+      { { [Tb] = { x = -math.huge } }, "%-infinity has no JSON form" },
       { { [Tb] = { [1] = "x", [3] = "y" } }, "trait 'EncT' cannot be encoded: a table key that is a number %(1%)" },
       { { [Tb] = { inner = { [true] = 1 } } }, "a table key that is a boolean" },
       { { [Tb] = { list = { 1, 0 / 0 } } }, "NaN" },
