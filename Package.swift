@@ -46,9 +46,12 @@ let package = Package(
             dependencies: ["CLua"],
             exclude: ["lua"]
         ),
+        // The C side of `traitlab test`'s runner: it registers an interrupt
+        // policy with the shim (which knows nothing of busted).
+        .target(name: "CSpecRunner", dependencies: ["CLuaShim"]),
         .target(
             name: "TraitLabLua",
-            dependencies: ["TraitEngine", "CLua", "CLuaShim"],
+            dependencies: ["TraitEngine", "CLua", "CLuaShim", "CSpecRunner"],
             swiftSettings: directMetadata
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 // The C side of TraitLab's Lua binding: trampolines, the allocator, boxes, and
 // interrupts. Everything that can longjmp stays here; see CLuaShim.h.
 #include "CLuaShim.h"
+#include "shim_private.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -1124,9 +1125,21 @@ void tl_set_timeout_message(const char *msg) {
 
 static void tl_restore_hook(lua_State *L);
 
+// The interrupt policy a host registered (`traitlab test`: busted's code goes
+// on, a stop has its own message), or NULL.
+static const tl_interrupt_policy *tl_policy;
+
+void tl_set_interrupt_policy(const tl_interrupt_policy *policy) { tl_policy = policy; }
+
+int tl_interrupt_trusts(lua_State *L, const lua_Debug *ar) {
+    (void)L;
+    return tl_policy != NULL && tl_policy->trusts != NULL && tl_policy->trusts(ar);
+}
+
 // What the interrupt raises.
 static const char *tl_interrupt_text(int reason) {
-    return reason == 1 ? tl_timeout_message : reason == 3 ? tl_spec_stop_message() : "interrupted!";
+    if (reason == 3) return tl_policy && tl_policy->stop_message ? tl_policy->stop_message() : "stopped";
+    return reason == 1 ? tl_timeout_message : "interrupted!";
 }
 
 // ---------------------------------------------------------------------------
@@ -1196,7 +1209,7 @@ static void tl_interrupt_hook(lua_State *L, lua_Debug *ar) {
     if (reason == 0) { tl_restore_hook(L); return; }
     // Under `traitlab test` busted's own code is never interrupted (it must
     // go on to report the test): only Lua functions from other sources raise.
-    if (tl_spec_trusted_code(L, ar)) return;
+    if (tl_policy != NULL && lua_getinfo(L, "S", ar) && tl_interrupt_trusts(L, ar)) return;
     if (reason == 2) {
         // Ctrl-C, as lua.c's lstop: one error, which a pcall may catch.
         h->interrupt = 0;
@@ -1253,6 +1266,25 @@ void tl_clear_interrupt(lua_State *L) {
     tl_restore_hook(L);
 }
 
+// The cap of a state made with a limit (0 lifts it), and what it counted.
+void tl_set_limit(lua_State *L, size_t limit) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->limit = limit;
+}
+
+size_t tl_counted_bytes(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    return h ? h->used : 0;
+}
+
+void tl_clear_over_limit(lua_State *L) {
+    tl_host *h = tl_gethost(L);
+    if (h) h->over_limit = 0;
+}
+
+int tl_dup(int fd) { return dup(fd); }
+int tl_dup2(int from, int to) { return dup2(from, to); }
+
 // ---------------------------------------------------------------------------
 // Deadlines: a POSIX timer and its SIGALRM handler. The handler only calls
 // what is safe there: tl_interrupt (lua_sethook), timer_settime, write, _exit.
@@ -1300,7 +1332,7 @@ static void tl_deadline_expired(int sig) {
     tl_deadline_fired = 1;
     lua_State *L = tl_deadline_target;
     if (L) tl_interrupt(L, 1);
-    tl_spec_interrupt_running(1);
+    tl_interrupt_running(1);
     if (tl_deadline_grace > 0) tl_deadline_set(tl_deadline_grace);
     errno = saved;
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLua
 import CLuaShim
+import CSpecRunner
 import TraitEngine
 
 /// What `traitlab test` asks of one run of busted.
@@ -198,8 +199,8 @@ extension LuaHost {
         L.newTable()
         let t = L.top
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(t, "traitlab.test", name, body) }
-        lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
-        lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
+        lua_pushcclosure(L, tl_coroutine_resume, 0); L.rawSet(t, "resume")
+        lua_pushcclosure(L, tl_coroutine_wrap, 0); L.rawSet(t, "wrap")
         lua_pushcclosure(L, tl_xpcall, 0); L.rawSet(t, "xpcall")
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
         lua_pushcclosure(L, tl_lua_realpath, 0); L.rawSet(t, "realpath")

@@ -35,7 +35,7 @@ final class Interpreter {
     /// A debug hook belongs to one Lua thread, so a timeout or Ctrl-C set on
     /// the main thread would miss a loop inside a coroutine (and the REPL
     /// would have to end the session). coroutine.resume and wrap become the
-    /// shim's copies of lcorolib's, which keep the stack of running
+    /// shim's (coroutines.c), which also keep the list of running
     /// coroutines that an interrupt reaches. A message handler runs with
     /// hooks off once a hook raised: xpcall skips it after an interrupt.
     /// (Finalizers, which Lua also runs with hooks off, stay as Lua runs
@@ -45,8 +45,8 @@ final class Interpreter {
         defer { L.setTop(base) }
         guard lua_getglobal(L, "coroutine") == LUA_TTABLE else { return }
         let t = L.top
-        lua_pushcclosure(L, tl_spec_resume, 0); L.rawSet(t, "resume")
-        lua_pushcclosure(L, tl_spec_wrap, 0); L.rawSet(t, "wrap")
+        lua_pushcclosure(L, tl_coroutine_resume, 0); L.rawSet(t, "resume")
+        lua_pushcclosure(L, tl_coroutine_wrap, 0); L.rawSet(t, "wrap")
         L.setTop(base)
         lua_pushcclosure(L, tl_xpcall, 0)
         lua_setglobal(L, "xpcall")

@@ -268,27 +268,33 @@ void tl_set_timeout_message(const char *msg);
 // `continuing`: the piece continues a warning. Warning functions call it.
 const char *tl_warning_piece(lua_State *L, const char *piece, int continuing);
 
-// ---- Spec code under `traitlab test` (spec.c) ----
-// Sources whose Lua functions an interrupt never stops (busted, luassert ...):
-// prefixes of `source` as lua_getinfo reports it ("@/usr/share/lua/5.4/busted/").
-// With none set (the interpreter), every Lua function is stopped.
-void tl_spec_trust(const char *prefix);
-int tl_spec_trusted_code(lua_State *L, lua_Debug *ar);
-// Stops spec code with `message` (reason 3), as a timeout does.
-void tl_spec_stop(lua_State *L, const char *message);
-const char *tl_spec_stop_message(void);
-// Interrupts every coroutine being resumed through tl_spec_resume (the
-// deadline's signal handler calls it too: a hook belongs to one thread).
-void tl_spec_interrupt_running(int reason);
-// coroutine.resume and coroutine.wrap as lcorolib.c's, keeping the stack of
-// running coroutines for tl_spec_interrupt_running.
-int tl_spec_resume(lua_State *L);
-int tl_spec_wrap(lua_State *L);
-// xpcall whose message handler is skipped while an interrupt is pending.
+// ---- Interrupt policy ----
+// A host that runs trusted Lua code beside code it may stop (`traitlab test`:
+// busted's own modules beside spec code) registers what an interrupt spares,
+// and the message of a stop (reason 3). With none registered (the
+// interpreter), every Lua function is stopped.
+typedef struct tl_interrupt_policy {
+    // Whether the function `ar` describes (filled with "S") may go on.
+    int (*trusts)(const lua_Debug *ar);
+    // The message a stop raises.
+    const char *(*stop_message)(void);
+} tl_interrupt_policy;
+void tl_set_interrupt_policy(const tl_interrupt_policy *policy);
+
+// ---- Interruptible coroutines and xpcall (coroutines.c) ----
+// coroutine.resume and coroutine.wrap as the Lua manual describes them, also
+// keeping the list of coroutines being resumed, which an interrupt reaches
+// (a debug hook belongs to one thread).
+int tl_coroutine_resume(lua_State *L);
+int tl_coroutine_wrap(lua_State *L);
+// Sets the interrupt's hook on every coroutine being resumed (the deadline's
+// signal handler calls it too).
+void tl_interrupt_running(int reason);
+// xpcall whose message handler is skipped while an interrupt is pending
+// (unless the policy trusts the handler).
 int tl_xpcall(lua_State *L);
-// debug.traceback with the same text, naming stack functions in one walk
-// over package.loaded (busted takes one per registered block).
-int tl_traceback(lua_State *L);
+
+// ---- Memory cap and descriptors ----
 // The allocation cap of a state made with a limit (0 lifts it), and the bytes counted.
 void tl_set_limit(lua_State *L, size_t limit);
 size_t tl_counted_bytes(lua_State *L);

@@ -1,0 +1,18 @@
+// The C side of `traitlab test`'s runner: what it registers with the shim
+// (the shim knows nothing of busted) and busted's faster traceback.
+#ifndef CSPECRUNNER_H
+#define CSPECRUNNER_H
+
+#include "CLuaShim.h"
+
+// Sources whose Lua functions an interrupt never stops (busted, luassert ...):
+// prefixes of `source` as lua_getinfo reports it ("@/usr/share/lua/5.4/busted/").
+// The first call registers the runner's interrupt policy with the shim.
+void tl_spec_trust(const char *prefix);
+// Stops spec code with `message` (interrupt reason 3), as a timeout does.
+void tl_spec_stop(lua_State *L, const char *message);
+// debug.traceback with the same text, naming stack functions in one walk
+// over package.loaded (busted takes one per registered block).
+int tl_traceback(lua_State *L);
+
+#endif
