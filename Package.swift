@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "TraitLabSwiftExportTests", dependencies: ["TraitLabSwiftExport"]),
         .testTarget(
             name: "TraitLabLuaTests",
-            dependencies: ["TraitLabLua", "CLua", "CLuaShim"],
+            dependencies: ["TraitLabLua", "CLua", "CLuaShim", "CSpecRunner"],
             linkerSettings: [.linkedLibrary("lua5.4")]
         ),
     ],

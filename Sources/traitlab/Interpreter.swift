@@ -39,7 +39,7 @@ final class Interpreter {
     /// coroutines that an interrupt reaches. A message handler runs with
     /// hooks off once a hook raised: xpcall skips it after an interrupt.
     /// (Finalizers, which Lua also runs with hooks off, stay as Lua runs
-    /// them: the interrupt reaches them through the allocator; shim.c.)
+    /// them: the interrupt reaches them through the allocator; interrupts.c.)
     private static func useInterruptibleCoroutines(_ L: LuaState) {
         let base = L.top
         defer { L.setTop(base) }

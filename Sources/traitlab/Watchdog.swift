@@ -18,7 +18,7 @@ import CLuaShim
 /// A hook belongs to one Lua thread, so code that is inside another coroutine
 /// when the deadline passes, or inside one long C call, does not see it; nor
 /// does a finalizer, which Lua runs with hooks off (the interrupt stops one
-/// at its next allocation instead: shim.c, tl_interrupting_alloc). With a
+/// at its next allocation instead: interrupts.c, tl_interrupting_alloc). With a
 /// `hardStopGrace`, the watchdog ends the process (exit 1, with a message)
 /// when the code has not unwound that long after the deadline: a runaway
 /// script always stops, a finalizer that loops without allocating too.

@@ -1,9 +1,10 @@
 import CLua
 import CLuaShim
+import CSpecRunner
 @testable import TraitLabLua
 import XCTest
 
-/// `traitlab test` gives busted a faster `debug.traceback` (spec.c,
+/// `traitlab test` gives busted a faster `debug.traceback` (CSpecRunner/spec.c,
 /// tl_traceback). Its text must be Lua's own: ldblib.c's db_traceback and
 /// lauxlib.c's luaL_traceback (Lua 5.4.4), compared here call by call with the
 /// stock function in the same state, at the same stack.

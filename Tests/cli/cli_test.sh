@@ -265,7 +265,7 @@ run_apart_stdin $'x = 41\nxpcall(function() error("x") end, function() while tru
 holds "REPL: --timeout in an xpcall message handler returns to the prompt" '[[ $OUT == *"alive	42"* ]] && [[ $OUT == *"handled y"* ]] && [[ $ERR != *"did not stop"* ]]'
 # Lua runs a finalizer with hooks off (Lua 5.4.4, lgc.c, GCTM: "stop debug
 # hooks during GC metamethod"), so the interrupt's hook cannot fire inside one;
-# the interrupt stops a finalizer at its next allocation instead (shim.c,
+# the interrupt stops a finalizer at its next allocation instead (interrupts.c,
 # tl_interrupting_alloc): a looping finalizer that allocates, collected during
 # a chunk, between inputs or at exit, stops within --timeout. (Each loop
 # allocates once per 1000 turns: Lua collects nothing while a finalizer runs.)

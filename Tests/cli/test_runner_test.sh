@@ -191,7 +191,7 @@ expect "--timeout stops loops in a test, in pcall, in coroutines, in a __gc fina
   '^2 passed, 8 failed$'
 [ "$elapsed" -le 15 ] && ok "timeouts are prompt (${elapsed}s)" || bad "timeouts took ${elapsed}s"
 # (The finalizer above allocates: Lua runs finalizers with hooks off, so the
-# interrupt stops one at its next allocation; shim.c, tl_interrupting_alloc.)
+# interrupt stops one at its next allocation; interrupts.c, tl_interrupting_alloc.)
 # One that loops without allocating cannot be reached: 5 seconds after the
 # deadline the process ends (exit 1, a message); under -j that worker's files
 # fail and the others still report.

@@ -2,7 +2,7 @@
 -- exit: 1
 -- stderr: timed out after 1 second
 -- --timeout stops a finalizer (Lua runs finalizers with hooks off) by refusing
--- its allocations once the deadline passed (shim.c, tl_interrupting_alloc).
+-- its allocations once the deadline passed (Sources/CLuaShim/interrupts.c, tl_interrupting_alloc).
 -- Here finalizers loop making engine objects, and engine objects are
 -- finalized (Swift code) among them: the engine's own allocations, and those
 -- Swift makes inside a finalizer, must never be refused. The run must end as

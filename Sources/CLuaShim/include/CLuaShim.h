@@ -34,9 +34,9 @@ typedef struct tl_host {
     int over_limit;            // an allocation in Swift went past the cap
     int alloc_failed;          // the system refused an allocation made in Swift
     int swift_in_finalizer;    // the innermost Swift frame began inside a finalizer
-    volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C), 3 stop (spec.c)
+    volatile int interrupt;    // 0 none, 1 timeout, 2 user interrupt (Ctrl-C), 3 stop (CSpecRunner)
     // While an interrupt is pending the state's allocator is tl_interrupting_alloc
-    // (shim.c), which stops finalizers; the allocator it stands in for:
+    // (interrupts.c), which stops finalizers; the allocator it stands in for:
     lua_Alloc interrupted_alloc;
     volatile int finalizer_refused;  // it refused a finalizer's allocation (for the warning's text)
     lua_Alloc base_alloc;      // allocator we wrap (realloc/free or the interpreter's)
@@ -101,7 +101,7 @@ typedef struct tl_host {
     int recent_tracking_ref;
     int definitions_by_property_ref;
     // Lua's small blocks without a cap: free lists per 16-byte size class,
-    // carved from pages of their own (see tl_pool_alloc in shim.c).
+    // carved from pages of their own (see tl_pool_alloc in memory.c).
     void *pool_free[65];   // free lists per 8-byte size class, 8..512 bytes
     char *pool_next, *pool_end;
     void *pool_pages;

@@ -53,12 +53,12 @@ local function calledByTrusted(level)
   return false
 end
 
--- A loop in a coroutine or in a finalizer inside a test stops too (see spec.c).
+-- A loop in a coroutine or in a finalizer inside a test stops too (see CLuaShim/coroutines.c).
 coroutine.resume, coroutine.wrap = tl.resume, tl.wrap
 -- So does a spec's xpcall message handler that loops (Lua runs it with hooks
 -- off once the interrupt's error is raised): skipped while an interrupt is pending.
 xpcall = tl.xpcall
--- busted takes a traceback for every block it registers: the same text, faster (see spec.c).
+-- busted takes a traceback for every block it registers: the same text, faster (see CSpecRunner/spec.c).
 debug.traceback = tl.traceback
 
 ---------------------------------------------------------------------------
