@@ -69,12 +69,15 @@ public indirect enum ColorValue {
     case fixed(Color)
     /// A color that depends on the trait collection it is resolved against.
     case dynamic(DynamicColor)
+    /// A system colour or an asset catalogue's colour set (``NamedColor``).
+    case named(NamedColor)
 
     /// The concrete color for a trait collection (`resolvedColor(with:)`).
     public func resolved(with traits: TraitCollection) throws -> Color {
         switch self {
         case .fixed(let c): return c
         case .dynamic(let d): return try d.provider(traits)
+        case .named(let n): return n.resolvedColor(with: traits)
         }
     }
 }

@@ -290,6 +290,8 @@ final class EnvironmentDetails {
     var className: String?
     /// A view's ``View/backgroundColor``.
     var backgroundColor: ColorValue?
+    /// A view's tint colour and image (ViewResources.swift).
+    var resources: ViewResources?
     /// SwiftUI content hosted here, updated right after this environment's traits.
     var hostedContent: HostedContent?
     /// The trait layers (``TraitLayer``) set here, and while there are any
@@ -469,7 +471,7 @@ open class TraitEnvironment: CustomStringConvertible {
     final func releaseEmptyExtras() {
         guard let x = extras else { return }
         if let d = x.details {
-            guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.hostedContent == nil,
+            guard d.name == nil, d.className == nil, d.backgroundColor == nil, d.resources == nil, d.hostedContent == nil,
                   d.layers.isEmpty, d.observationRuns == nil else { return }
             x.details = nil
         }
