@@ -43,8 +43,7 @@ let package = Package(
         ),
         .target(
             name: "CLuaShim",
-            dependencies: ["CLua"],
-            exclude: ["lua"]
+            dependencies: ["CLua"]
         ),
         // The C side of `traitlab test`'s runner: it registers an interrupt
         // policy with the shim (which knows nothing of busted).
@@ -52,8 +51,13 @@ let package = Package(
         .target(
             name: "TraitLabLua",
             dependencies: ["TraitEngine", "CLua", "CLuaShim", "CSpecRunner"],
-            swiftSettings: directMetadata
+            exclude: ["lua"],
+            swiftSettings: directMetadata,
+            // Its Lua sources (lua/*.lua) are compiled in: a change to one rebuilds.
+            plugins: ["EmbedLua"]
         ),
+        .executableTarget(name: "embed-lua", path: "Sources/embed-lua"),
+        .plugin(name: "EmbedLua", capability: .buildTool(), dependencies: ["embed-lua"]),
         .executableTarget(
             name: "traitlab",
             dependencies: ["TraitLabLua", "CLuaShim", "CEditLine", "TraitLabSwiftExport"],

@@ -317,13 +317,7 @@ extension LuaHost {
 
     /// Pushes the embedded sandbox module (its table of rules).
     func pushSandboxModule() throws {
-        var len = 0
-        guard let src = tl_embedded_source("sandbox", &len) else {
-            throw LuaError.message("the sandbox module is missing from this build")
-        }
-        guard luaL_loadbufferx(L, src, len, "=traitlab.sandbox", "t") == LUA_OK else {
-            throw LuaError.message("cannot load the sandbox module: \(popError())")
-        }
+        try loadEmbedded("sandbox")
         // Its one argument: realpath, with which `require` checks where a module really is.
         lua_pushcclosure(L, tl_lua_realpath, 0)
         guard tl_pcall(L, 1, 1) == LUA_OK else {

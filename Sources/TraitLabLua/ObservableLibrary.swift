@@ -17,13 +17,7 @@ extension LuaHost {
     /// `ui.available`, and the host functions the module reads with.
     func installObservable(into ui: Int32) throws {
         let ui = L.absIndex(ui)
-        var len = 0
-        guard let src = tl_embedded_source("observable", &len) else {
-            throw LuaError.message("the observable module is missing from this build")
-        }
-        guard luaL_loadbufferx(L, src, len, "=traitlab.observable", "t") == LUA_OK else {
-            throw LuaError.message("cannot load the observable module: \(popError())")
-        }
+        try loadEmbedded("observable")
         L.newTable()
         let fns = L.top
         setFunction(fns, "observable", "current") { c in

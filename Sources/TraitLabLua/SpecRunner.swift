@@ -97,13 +97,10 @@ public enum SpecRunner {
     /// Runs busted with `run`'s options in `host`.
     public static func run(_ run: BustedRun, host: LuaHost, deadline: SpecDeadline?, executable: String) -> Outcome {
         let L = host.L
-        var len = 0
-        guard let src = tl_embedded_source("busted", &len) else {
-            writeStandardError("traitlab: the busted driver is missing from this build\n")
-            return Outcome(status: 1)
-        }
-        if luaL_loadbufferx(L, src, len, "=traitlab.busted", "t") != LUA_OK {
-            writeStandardError("traitlab: \(host.popError())\n")
+        do {
+            try host.loadEmbedded("busted")
+        } catch {
+            writeStandardError("traitlab: \((error as? LuaError)?.text ?? "\(error)")\n")
             return Outcome(status: 1)
         }
         let state = DriverState(deadline: deadline, executable: executable)

@@ -411,8 +411,6 @@ int tl_rawlookup_at(lua_State *L, int idx, int key);
 // luaL_openlibs in protected mode. Returns a Lua status.
 int tl_openlibs(lua_State *L);
 
-// ---- Embedded Lua sources ----
-const char *tl_embedded_source(const char *name, size_t *len);
 // Whether a callback's traceback keeps the frames below it (TraitLab's and
 // busted's): `traitlab test --verbose`.
 void tl_set_full_tracebacks(int on);
