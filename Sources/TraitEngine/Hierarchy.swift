@@ -45,7 +45,8 @@ public final class Screen: TraitEnvironment {
     /// A screen with the given device traits, in effect at once.
     public init(world: TraitWorld, traits: TraitCollection) {
         super.init(world: world, className: "Screen", kind: .screen)
-        traitCollection = traits
+        // Without the system traits the world's iOS version lacks.
+        traitCollection = SystemTraitAvailability.filtering(traits, for: world.os)
     }
 
     /// The screen of `device` in `orientation`: the default profile's
@@ -98,7 +99,8 @@ public final class Screen: TraitEnvironment {
 
     func computeDeviceTraits() -> TraitCollection {
         defer { pendingDeviceTraits = nil }
-        return pendingDeviceTraits ?? traitCollection
+        guard let pendingDeviceTraits else { return traitCollection }
+        return SystemTraitAvailability.filtering(pendingDeviceTraits, for: world.os)
     }
 
     func attach(_ s: WindowScene) { sceneRefs.append(UnownedScene(scene: s)) }

@@ -4,11 +4,12 @@
 /// (`HorizontalSizeClass`), and its identifier is `UIKit.<property>` so system
 /// values take part in JSON encoding.
 public enum SystemTraits {
-    private static func enumTrait(_ name: String, _ cases: [String], colors: Bool = false) -> TraitDefinition {
+    private static func enumTrait(_ name: String, _ cases: [String], colors: Bool = false, property: String? = nil,
+                                  defaultCase: String? = nil) -> TraitDefinition {
         let e = TraitEnum(name: "UI" + name, cases: cases)
-        let property = TraitDefinition.defaultProperty(for: name)
-        return try! TraitDefinition(name: name, valueType: .enumeration(e), defaultValue: .string(cases[0]), // invariant: literal cases
-                                    identifier: "UIKit." + property, affectsColorAppearance: colors, isSystem: true)
+        let property = property ?? TraitDefinition.defaultProperty(for: name)
+        return try! TraitDefinition(name: name, valueType: .enumeration(e), defaultValue: .string(defaultCase ?? cases[0]), // invariant: literal cases
+                                    identifier: "UIKit." + property, property: property, affectsColorAppearance: colors, isSystem: true)
     }
 
     /// `userInterfaceIdiom` (`UIUserInterfaceIdiom`): `unspecified`, `phone`, `pad`, `tv`, `carPlay`, `mac` or `vision`. Affects color appearance.
@@ -53,6 +54,25 @@ public enum SystemTraits {
     /// `typesettingLanguage`: a language tag (`"ja"`), or none (``TraitValue/none``) to follow the content's language.
     public static let typesettingLanguage = try! TraitDefinition(name: "TypesettingLanguage", valueType: .string, defaultValue: .none, // invariant: literal
                                                                  isOptional: true, identifier: "UIKit.typesettingLanguage", isSystem: true)
+    /// `hdrHeadroomUsageLimit` (`UIHDRHeadroomUsageLimit`, iOS 26): `unspecified`,
+    /// `active` or `inactive`: whether HDR content should hold back its headroom.
+    public static let hdrHeadroomUsageLimit = enumTrait("HDRHeadroomUsageLimit", ["unspecified", "active", "inactive"],
+                                                        property: "hdrHeadroomUsageLimit")
+    /// `splitViewControllerLayoutEnvironment` (`UISplitViewController.LayoutEnvironment`,
+    /// iOS 26): `none`, `expanded` or `collapsed`: whether the environment is
+    /// inside a split view controller, and how it shows.
+    public static let splitViewControllerLayoutEnvironment = enumTrait("SplitViewControllerLayoutEnvironment",
+                                                                       ["none", "expanded", "collapsed"])
+    /// `tabAccessoryEnvironment` (`UITabAccessory.Environment`, iOS 26):
+    /// `unspecified`, `none`, `regular` or `inline`: where a tab bar's
+    /// bottom accessory shows.
+    public static let tabAccessoryEnvironment = enumTrait("TabAccessoryEnvironment", ["unspecified", "none", "regular", "inline"])
+    /// `resolvesNaturalAlignmentWithBaseWritingDirection` (iOS 26): a boolean,
+    /// false by default: whether natural text alignment follows the text's
+    /// base writing direction rather than the layout direction.
+    public static let resolvesNaturalAlignmentWithBaseWritingDirection = try! TraitDefinition( // invariant: literal
+        name: "ResolvesNaturalAlignmentWithBaseWritingDirection", valueType: .boolean, defaultValue: .bool(false),
+        identifier: "UIKit.resolvesNaturalAlignmentWithBaseWritingDirection", isSystem: true)
 
     /// Every system trait, in a stable order.
     public static let all: [TraitDefinition] = [
@@ -60,6 +80,8 @@ public enum SystemTraits {
         layoutDirection, preferredContentSizeCategory, legibilityWeight, accessibilityContrast,
         userInterfaceLevel, displayGamut, activeAppearance, forceTouchCapability, imageDynamicRange,
         toolbarItemPresentationSize, sceneCaptureState, listEnvironment, typesettingLanguage,
+        hdrHeadroomUsageLimit, splitViewControllerLayoutEnvironment, tabAccessoryEnvironment,
+        resolvesNaturalAlignmentWithBaseWritingDirection,
     ]
 
     /// `UITraitCollection.systemTraitsAffectingColorAppearance`.

@@ -294,6 +294,9 @@ final class EnvironmentDetails {
     var resources: ViewResources?
     /// SwiftUI content hosted here, updated right after this environment's traits.
     var hostedContent: HostedContent?
+    /// A view's `minimumContentSizeCategory` and `maximumContentSizeCategory`
+    /// (kept with its ``TraitLayer/contentSizeCategoryLimits`` layer).
+    var contentSizeLimits: ContentSizeLimits?
     /// The trait layers (``TraitLayer``) set here, and while there are any
     /// the user's own overrides (`traitOverrides`): the extras' override
     /// entries are then the two merged.
@@ -316,6 +319,10 @@ public enum TraitLayer: Int, CaseIterable, Comparable, Sendable {
     case overrideTraitCollection
     /// `overrideUserInterfaceStyle` of a view, view controller or window.
     case overrideUserInterfaceStyle
+    /// A view's `minimumContentSizeCategory` / `maximumContentSizeCategory`:
+    /// they clamp `preferredContentSizeCategory` after the view's own
+    /// overrides (``ContentSizeLimits``).
+    case contentSizeCategoryLimits
 
     /// The order layers are applied in: the later one wins.
     public static func < (a: TraitLayer, b: TraitLayer) -> Bool { a.rawValue < b.rawValue }
@@ -610,7 +617,7 @@ open class TraitEnvironment: CustomStringConvertible {
     /// The engine's own classes, none of which overrides ``traitCollectionDidChange(_:)``.
     private static func isEngineClass(_ t: TraitEnvironment.Type) -> Bool {
         t == View.self || t == ViewController.self || t == Window.self || t == Screen.self
-            || t == WindowScene.self || t == PresentationController.self || t == HostingController.self
+            || t == WindowScene.self || t == PresentationController.self || t == HostingController.self || t == Label.self
     }
 
     /// A view or a window.

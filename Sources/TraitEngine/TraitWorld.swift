@@ -949,7 +949,7 @@ public final class TraitWorld {
             try memoryMeter.charge(96 + (base.entries.count + overrides.count)
                                    * (MemoryLayout<TraitCollection.Entry>.stride + MemoryLayout<Int>.stride))
         }
-        return base.applying(overrides)
+        return applyingContentSizeLimits(e, base.applying(overrides), base: base)
     }
 
     /// Recomputes one environment's collection and, when it changed, marks its

@@ -819,8 +819,16 @@ extension LuaHost {
 
     private func register(_ c: LuaCall) throws -> Int32 {
         let env = try c.object(1, TraitEnvironment.self, "TraitEnvironment")
+        // UITraitChangeObservable's conformers are UIWindowScene, UIWindow,
+        // UIPresentationController, UIViewController and UIView
+        // (https://developer.apple.com/documentation/uikit/uitraitchangeobservable);
+        // UIScreen is a trait environment but not observable.
+        if env is Screen {
+            throw LuaError.message("a screen takes no registerForTraitChanges (UIScreen is not UITraitChangeObservable); register on a window scene, window, presentation controller, view controller or view")
+        }
         let defs = try definitionList(at: 2, in: c)
         guard !defs.isEmpty else { throw LuaError.message("Must pass one or more traits to register for") }
+        for d in defs where d.isSystem { try SystemTraitAvailability.require(d, in: world.os) }
         // A list of traits (one Lua table of many traits may be registered
         // any number of times); a registration of one trait takes less
         // than its Lua object.

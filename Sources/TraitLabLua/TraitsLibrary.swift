@@ -116,6 +116,15 @@ extension LuaHost {
 
     /// The definition named by the key at `i`: a definition object or a property name.
     func definition(forKey i: Int32) throws -> TraitDefinition {
+        let d = try anyDefinition(forKey: i)
+        // A system trait the world's iOS version lacks is refused wherever it
+        // is used, as compiling against that deployment target would.
+        if d.isSystem { try SystemTraitAvailability.require(d, in: world.os) }
+        return d
+    }
+
+    /// The definition a key names, whatever the world's version.
+    private func anyDefinition(forKey i: Int32) throws -> TraitDefinition {
         let i = L.absIndex(i)
         if lua_type(L, i) == LUA_TSTRING {
             // Property names seen before: one raw lookup with the Lua string
@@ -689,7 +698,8 @@ extension LuaHost {
     /// Reads are recorded as any read is (automatic trait tracking).
     func pushTraitValue(_ tc: TraitCollection, _ d: TraitDefinition, onto L: LuaStatePointer,
                         cacheable: UnsafeMutablePointer<Int32>?) -> Int32 {
-        guard L.pushScalar(tc[d]) else { return 0 }
+        // (A trait the world's version lacks: Swift's indexer raises the error.)
+        guard SystemTraitAvailability.isAvailable(d, in: world.os), L.pushScalar(tc[d]) else { return 0 }
         cacheable?.pointee = world.readIsTracked(in: tc) ? 0 : 1
         return 1
     }
