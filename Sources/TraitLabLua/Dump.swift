@@ -187,6 +187,8 @@ struct TextTreeDump {
         if !traits.isEmpty || full || parent == nil {
             for line in wrapped(traits, width: room, first: "traits { ", end: " }") { try out += blockPrefix + line + "\n" }
         }
+        // What the view shows, resolved for its traits (ResourcesLibrary.swift).
+        for line in resolvedResourceLines(e) { try out += blockPrefix + clipped(line, to: room) + "\n" }
     }
 }
 
@@ -279,6 +281,8 @@ func jsonTreeDump(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws 
                 try out += ",\"device\":" + key(device.name) + ",\"orientation\":" + key(screen.orientation.rawValue)
                 try out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
             }
+            let shown = resolvedResourceLines(e)
+                try out += ",\"shows\":[" + shown.map { key($0) }.joined(separator: ",") + "]"
             if let scene = e as? WindowScene, let g = scene.geometry {
                 try out += ",\"size\":{\"width\":\(g.size.width),\"height\":\(g.size.height)},\"sceneSize\":" + key(scene.size.description)
             }

@@ -22,6 +22,8 @@ enum EnvironmentProperty: String, CaseIterable {
     // Presentations and the older override APIs.
     case modalPresentationStyle, definesPresentationContext, overrideUserInterfaceStyle, overrideTraitCollection
     case presentationStyle, adaptivePresentationStyle
+    // What views show (ResourcesLibrary.swift).
+    case tintColor, resolvedBackgroundColor, resolvedTintColor, image, resolvedImage
 
     var key: String { rawValue }
 
@@ -120,6 +122,8 @@ extension LuaHost {
             ("disconnect", { c in try c.environment(1, WindowScene.self, "WindowScene").disconnect(); return 0 }),
         ])
         let view = make("View", .view, parent: base, viewMethods())
+        rememberImageViewClass(make("ImageView", .view, parent: view, []))   // UIImageView: `image`, `resolvedImage`
+        refs.baseClasses[.view] = view   // (make set it to ImageView's)
         _ = make("Window", .window, parent: view, [])
         let viewController = make("ViewController", .viewController, parent: base, viewControllerMethods())
         _ = make("HostingController", .hostingController, parent: viewController, [])
@@ -389,6 +393,7 @@ extension LuaHost {
             throw LuaError.message("presentation controllers are created by present()")
         }
         env.className = info.name
+        if kind == .view, isImageViewClass(1), let v = env as? View { v.isImageView = true }
         push(env, classTable: 1)
         let u = L.top
         guard !L.isNil(2) else { return 1 }
@@ -497,6 +502,8 @@ extension LuaHost {
         case .traitChildren: pushList(env.traitChildren)
         case .isConnected: if let s = env as? WindowScene { L.push(s.isConnected) } else { L.pushNil() }
         case .rootView, .contentConfiguration: pushHostingProperty(key: p.key, of: env)
+        case .tintColor, .resolvedBackgroundColor, .resolvedTintColor, .image, .resolvedImage:
+            try pushResourceProperty(p.key, of: env)
         case .device: if let d = (env as? Screen)?.device { L.push(d.name) } else { L.pushNil() }
         case .orientation:
             if let s = env as? Screen, s.device != nil { L.push(s.orientation.rawValue) } else { L.pushNil() }
@@ -613,6 +620,8 @@ extension LuaHost {
             setHostField(object, "__backgroundColor")
         case .rootView, .contentConfiguration:
             try setHostingProperty(p.key, of: env, object: object, value: v)
+        case .tintColor, .image:
+            try setResourceProperty(p.key, of: env, object: object, value: v)
         case .orientation:
             guard let screen = env as? Screen else { throw notHere() }
             try screen.rotate(to: try orientationValue(at: v))

@@ -36,6 +36,7 @@ extension LuaHost {
         L.rawSet(lib, "traits")
         installUI()
         try installObservable(into: -1)
+        try installResources(into: -1)
         L.rawSet(lib, "ui")
         installSwiftUI()
         L.rawSet(lib, "swiftui")
@@ -234,8 +235,11 @@ extension LuaHost {
             return 1
         }))
         L.rawSet(-2, "__call")
+        installColorNames(meta: -1)
         L.push("ui.Color"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, color)
+        L.pushFunction(LuaFunctions.id("ui.Color.names", { c in c.host.pushStrings(SystemColors.names); return 1 }))
+        L.rawSet(color, "names")
         L.rawSet(ui, "Color")
     }
 
@@ -247,6 +251,7 @@ extension LuaHost {
             let key = try c.string(2)
             guard case .fixed(let color) = box.value else {
                 if key == "isDynamic" { c.L.push(true); return 1 }
+                if key == "name", case .named(let n) = box.value { c.L.push(n.name); return 1 }
                 throw LuaError.message("a dynamic color has no '\(key)'; resolve it first with color:resolvedColor(traitCollection)")
             }
             switch key {
@@ -276,8 +281,9 @@ extension LuaHost {
         ], newindex: { _ in throw LuaError.message("colors are immutable") }, tostring: { c in
             let box = try c.object(1, ColorBox.self, "Color")
             switch box.value {
-            case .fixed(let color): c.L.push("Color(\(color.hexString))")
+            case .fixed(let color): c.L.push(color.hexString)   // (a resolved colour reads as its sRGB hex)
             case .dynamic: c.L.push("Color(dynamic)")
+            case .named(let n): c.L.push("Color(\(n.name))")
             }
             return 1
         }, extra: [("__eq", "color.eq", { c in
@@ -285,6 +291,7 @@ extension LuaHost {
             switch (a.value, b.value) {
             case let (.fixed(x), .fixed(y)): c.L.push(x == y)
             case let (.dynamic(x), .dynamic(y)): c.L.push(x === y)
+            case let (.named(x), .named(y)): c.L.push(x === y)
             default: c.L.push(false)
             }
             return 1

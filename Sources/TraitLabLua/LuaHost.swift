@@ -24,6 +24,8 @@ public struct LuaHostOptions {
     public var screenSettings: [TraitCollection.Entry] = []
     /// Folders searched for plugins before `TRAITLAB_PLUGIN_PATH` (`--plugin-path`).
     public var pluginPaths: [String] = []
+    /// `--assets PATH`: the asset catalogue `ui.assets` holds (the app's main bundle's).
+    public var assetCatalogPath: String?
     public init() {}
 }
 

@@ -36,7 +36,7 @@ struct UsageError: Error {
 
 /// The options that take a value, long form.
 private let longOptionsWithValue: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--timeout", "--memory-limit",
-                                                  "--device", "--ios", "--screen"]
+                                                  "--device", "--ios", "--screen", "--assets"]
 
 func parseCommandLine(_ argv: [String]) throws -> Invocation {
     var inv = Invocation(argv: argv)
@@ -130,6 +130,7 @@ private func parseLongOption(_ a: String, _ argv: [String], _ i: inout Int, _ in
     case ("--device", let v?): inv.host.device = try parseDevice(v)
     case ("--ios", let v?): inv.host.os = try parseOSVersion(v)
     case ("--screen", let v?): inv.host.screenSettings.append(try parseScreen(v))
+    case ("--assets", let v?): inv.host.assetCatalogPath = v
     case ("--timeout", let v?):
         guard let seconds = Double(v), seconds.isFinite, seconds > 0, seconds <= 1e9 else {
             throw UsageError(message: "invalid --timeout value '\(v)' (seconds, a positive number)")
@@ -220,6 +221,8 @@ TraitLab options:
   --ios VERSION          the iOS version whose trait system runs: 16, 17, 18 or 26 (default)
   --screen TRAIT=VALUE   set a system trait of ui.Screen.main (repeatable),
                          e.g. userInterfaceStyle=dark
+  --assets PATH          read the asset catalogue (an .xcassets folder) at PATH as
+                         ui.assets, the app's own: ui.Color.named, ui.Image.named
   --timeout SECONDS      stop a script (or a REPL input) that runs longer; exit 1
   --memory-limit SIZE    cap what a script makes the process hold, Lua's heap and the
                          engine's: bytes, or 512K, 64M, 1G (at least 256K); exceeding

@@ -35,6 +35,7 @@ world. TraitLab adds:
                         With several values, every spec file runs once per
                         combination (their product), each named in the report
   --plugin-path DIR     search DIR for plugins first (repeatable)
+  --assets PATH         the asset catalogue (.xcassets) every spec file sees as ui.assets
 Text and TAP end with the line `N passed, N failed` (`, N skipped` may follow);
 with junit and json that line goes to standard error.
 
@@ -166,6 +167,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             guard let mode = HierarchyMode(rawValue: v) else { throw UsageError(message: "--hierarchy must be ios17 or legacy, got '\(v)'") }
             inv.host.hierarchyMode = mode
         case "--plugin-path": inv.host.pluginPaths.append(try value(name, inline))
+        case "--assets": inv.host.assetCatalogPath = try value(name, inline)
         case "--plugin": inv.run.plugins.append(try value(name, inline))
         case "--device":
             for v in try list(name, try value(name, inline)) { inv.devices.append(try parseDevice(v)) }

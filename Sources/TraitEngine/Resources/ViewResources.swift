@@ -59,9 +59,9 @@ extension View {
     }
 
     /// The view whose tint colour this view shows and that colour: its own,
-    /// else the nearest superview's (`tintColor` "returns the first
-    /// non-default value in the view hierarchy, starting with and including
-    /// the view itself": Apple's `UIView.tintColor` page), else nil.
+    /// else the nearest superview's ("the first nondefault tint color value
+    /// in the view's hierarchy, ascending from and starting with the view
+    /// itself": Apple's `UIView.tintColor` page), else nil.
     public var inheritedTintColor: (source: View, color: ColorValue)? {
         var v: View? = self
         var steps = 0
