@@ -18,7 +18,7 @@ public struct ColorResolution: Equatable {
     public var traitsDescription: String {
         chosenBy.isEmpty ? "any" : chosenBy.map { e in
             if case .string(let s) = e.value { return s }
-            if case .number(let n) = e.value { return "@\(formatNumber(n))x" }
+            if case .number(let n) = e.value { return n == n.rounded() && abs(n) < 100 ? "@\(Int(n))x" : "@\(formatNumber(n))x" }
             return "\(e.definition.property)=\(e.value)"
         }.joined(separator: ", ")
     }
