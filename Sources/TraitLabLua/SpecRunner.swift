@@ -206,6 +206,11 @@ extension LuaHost {
         lua_pushcclosure(L, tl_lua_write_regular, 0); L.rawSet(t, "write_regular")
         lua_pushcclosure(L, tl_lua_make_folder, 0); L.rawSet(t, "make_folder")
         if (try? pushSandboxModule()) != nil { L.rawSet(t, "sandbox") }
+        // part(name): the driver's part lua/NAME.lua, loaded (not run).
+        fn("part") { c in
+            try c.host.loadEmbedded(try c.string(1))
+            return 1
+        }
         fn("trust") { c in
             tl_spec_trust(try c.string(1))
             return 0

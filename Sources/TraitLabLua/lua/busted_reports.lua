@@ -1,0 +1,251 @@
+-- traitlab test's reports (the driver, busted.lua, loads this part): what
+-- TraitLab adds to busted's output handlers. Machine formats keep standard
+-- output for their document; TAP keeps one line per result; a matrix's
+-- JUnit has a testsuite per combination and file; JUnit and JSON are always
+-- documents their parsers accept.
+
+local driver = ...   -- what the driver shares with its parts
+local tl, opts = driver.tl, driver.opts
+---------------------------------------------------------------------------
+-- Machine formats: standard output carries the document alone. Everything
+-- else written to fd 1 (spec prints, busted's notes) goes to standard error;
+-- the handler's document is captured at `suite end` and written to the real
+-- standard output at exit, with characters XML forbids replaced in JUnit.
+
+local capture
+local combinationOf = driver.combinationOf
+-- (driver.machineFormat: 'junit' or 'json' once busted loads that handler;
+-- driver.activeOutput: the output handler busted loaded first.)
+
+-- JUnit for a matrix run: busted's handler makes one testsuite per run; here
+-- each combination and spec file is a testsuite of its own, named
+-- "[combination] file", with the combination's options as its properties
+-- (as JUnit's schema has them), in the order they ran.
+local function matrixJUnit(busted, options)
+  local xml = require 'pl.xml'
+  local handler = require 'busted.outputHandlers.base'()
+  local top = xml.new('testsuites', { tests = 0, errors = 0, failures = 0, skip = 0 })
+  local start = busted.monotime()
+  local suites, order, current, seconds = {}, {}, nil, {}
+  local function fileOf(element)
+    local e = element
+    while e and e.descriptor ~= "file" do e = busted.context.parent(e) end
+    return e
+  end
+  local function suiteFor(element)
+    local file = fileOf(element)
+    local combo = (file and file.combo) or combinationOf[element]
+    local key = (combo and combo.label or '') .. ' ' .. tostring(file and file.name or element.name)
+    local suite = suites[key]
+    if not suite then
+      suite = xml.new('testsuite', { name = (combo and combo.label .. ' ' or '') .. tostring(file and file.name or element.name),
+                                     tests = 0, errors = 0, failures = 0, skip = 0, time = '0.00',
+                                     timestamp = os.date('!%Y-%m-%dT%H:%M:%S') })
+      if combo then
+        suite:addtag('properties')
+        for _, p in ipairs(combo.properties) do suite:addtag('property', { name = p.name, value = p.value }):up() end
+        suite:up()
+      end
+      suites[key] = suite
+      order[#order + 1] = suite
+    end
+    return suite
+  end
+  local function add(suite, field, n)
+    suite.attr[field] = suite.attr[field] + n
+    top.attr[field] = top.attr[field] + n
+  end
+  local function status(node, tag, message, trace)
+    node:addtag(tag)
+    if message then node:text(message) end
+    if trace and trace.traceback then node:text(trace.traceback) end
+    node:up()
+  end
+  handler.testStart = function(element)
+    local suite = suiteFor(element)
+    current = xml.new('testcase', { classname = element.trace.short_src .. ':' .. element.trace.currentline,
+                                    name = handler.getFullName(element) })
+    suite:add_direct_child(current)
+    return nil, true
+  end
+  handler.testEnd = function(element, _, result)
+    local suite = suiteFor(element)
+    add(suite, 'tests', 1)
+    current:set_attrib('time', ('%.2f'):format(element.duration or 0))
+    seconds[suite] = (seconds[suite] or 0) + (element.duration or 0)
+    suite:set_attrib('time', ('%.2f'):format(seconds[suite]))
+    if result == 'pending' then
+      add(suite, 'skip', 1)
+      local formatted = handler.pendings[#handler.pendings]
+      status(current, 'skipped', formatted and formatted.message, formatted and element.trace ~= formatted.trace and formatted.trace)
+    end
+    return nil, true
+  end
+  handler.failureTest = function(element, _, message, trace)
+    add(suiteFor(element), 'failures', 1)
+    status(current, 'failure', message, trace)
+    return nil, true
+  end
+  handler.errorTest = function(element, _, message, trace)
+    add(suiteFor(element), 'errors', 1)
+    status(current, 'error', message, trace)
+    return nil, true
+  end
+  handler.error = function(element, _, message, trace)
+    if element.descriptor == 'it' then return nil, true end
+    local suite = suiteFor(element)
+    add(suite, 'errors', 1)
+    local node = xml.new('testcase', { classname = tostring(element.name), name = handler.getFullName(element) })
+    status(node, 'error', message, trace)
+    suite:add_direct_child(node)
+    return nil, true
+  end
+  handler.exit = function()
+    for _, suite in ipairs(order) do top:add_direct_child(suite) end
+    top.attr.time = ('%.2f'):format(busted.monotime() - start)
+    local text = xml.tostring(top, '', '\t', nil, false)
+    local file = type(options.arguments) == 'table' and type(options.arguments[1]) == 'string'
+                 and io.open(options.arguments[1], 'w+b')
+    if file then
+      file:write(text, '\n')
+      file:close()
+    else
+      io.write(text, '\n')
+      io.flush()
+    end
+    return nil, true
+  end
+  local subscribe = handler.subscribe
+  handler.subscribe = function(self, opts_)
+    subscribe(self, opts_)
+    busted.subscribe({ 'test', 'start' }, handler.testStart, { predicate = handler.cancelOnPending })
+    busted.subscribe({ 'test', 'end' }, handler.testEnd, { predicate = handler.cancelOnPending })
+    busted.subscribe({ 'failure', 'it' }, handler.failureTest)
+    busted.subscribe({ 'error', 'it' }, handler.errorTest)
+    busted.subscribe({ 'failure' }, handler.error)
+    busted.subscribe({ 'error' }, handler.error)
+    busted.subscribe({ 'exit' }, handler.exit)
+  end
+  return handler
+end
+
+-- TAP is a line protocol: a test's name or a pending test's message with a
+-- line break would add lines of its own ("ok 2", a second plan), and "# SKIP"
+-- or "# TODO" in a name is a directive (TAP 13: escape the '#' as "\#"; a
+-- busted tag such as #fast is left as busted writes it). busted's handler
+-- writes them as they are; here they reach it as one line.
+local tapPatched = false
+local function tapOneLine()
+  if tapPatched then return end
+  tapPatched = true
+  local function oneLine(text)
+    return (tostring(text):gsub('\r\n', '\\n'):gsub('[\r\n]', '\\n'))
+  end
+  local makeTAP = require 'busted.outputHandlers.TAP'
+  package.loaded['busted.outputHandlers.TAP'] = function(...)
+    local handler = makeTAP(...)
+    local format = handler.format
+    handler.format = function(...)
+      local t = format(...)
+      t.name = oneLine(t.name):gsub('\\?#(%s*)(%a*)', function(space, word)
+        local w = word:upper()
+        if w == 'SKIP' or w == 'TODO' then return '\\#' .. space .. word end
+      end)
+      return t
+    end
+    -- (A failure's message is busted's to write: it puts '# ' on each line.)
+    local testEnd = handler.testEnd
+    handler.testEnd = function(element, parent, status, ...)
+      local t = status == 'pending' and handler.pendings[#handler.pendings]
+      if t and t.message ~= nil then t.message = oneLine(t.message) end
+      return testEnd(element, parent, status, ...)
+    end
+    return handler
+  end
+end
+
+-- The handler busted loads (named by --format, -o or a .busted file) decides.
+local makeOutputLoader = require 'busted.modules.output_handler_loader'
+package.loaded['busted.modules.output_handler_loader'] = function(...)
+  local loadHandler = makeOutputLoader(...)
+  return function(busted, output, options)
+    driver.activeOutput = driver.activeOutput or output
+    if not opts.worker and (output == 'junit' or output == 'json') and not driver.machineFormat then
+      driver.machineFormat = output
+      tl.redirect_stdout()
+    end
+    if output == 'TAP' and not opts.worker then tapOneLine() end
+    if output == 'junit' and opts.matrix and not opts.worker then
+      local handler = matrixJUnit(busted, options)
+      handler:subscribe(options)
+      return handler
+    end
+    if output ~= 'json' then return loadHandler(busted, output, options) end
+    -- busted's JSON handler encodes its elements as they are, and a pending
+    -- test's holds a function (its default_fn), which dkjson refuses: with a
+    -- pending test it wrote nothing and busted counted an error (busted issue
+    -- #729, open). While it writes, a value JSON cannot hold becomes dkjson's
+    -- own placeholder string (json.encodeexception).
+    local json, encode = require 'dkjson', nil
+    busted.subscribe({ 'suite', 'end' }, function()
+      encode = encode or json.encode
+      json.encode = function(value, state)
+        state = state or {}
+        if state.exception == nil then state.exception = json.encodeexception end
+        return encode(value, state)
+      end
+      return nil, true
+    end, { priority = 1 })
+    local handler = loadHandler(busted, output, options)
+    busted.subscribe({ 'suite', 'end' }, function()
+      if encode then json.encode, encode = encode, nil end
+      return nil, true
+    end)
+    return handler
+  end
+end
+
+local function startCapture()
+  if driver.machineFormat and not capture then
+    capture = io.tmpfile()
+    if capture then io.output(capture) end
+  end
+  return nil, true
+end
+
+-- XML is text: each byte that is not part of valid UTF-8 becomes U+FFFD (a
+-- test named or failing with "\255" would make the document ill-formed).
+local function validUTF8(text)
+  local out, i = {}, 1
+  while true do
+    local ok, bad = utf8.len(text, i)
+    if ok then out[#out + 1] = text:sub(i); break end
+    out[#out + 1] = text:sub(i, bad - 1)
+    out[#out + 1] = '\u{FFFD}'
+    i = bad + 1
+  end
+  return table.concat(out)
+end
+
+local function endCapture()
+  if capture then
+    io.output():flush()
+    io.output(io.stdout)
+    capture:seek('set')
+    local text = capture:read('a') or ''
+    capture:close()
+    capture = nil
+    if driver.machineFormat == 'junit' then
+      -- XML 1.0's Char excludes the C0 controls but tab, LF and CR, and
+      -- U+FFFE and U+FFFF.
+      text = validUTF8(text):gsub('[%z\1-\8\11\12\14-\31]', '\u{FFFD}'):gsub('\239\191[\190\191]', '\u{FFFD}')
+    elseif driver.machineFormat == 'json' then
+      -- JSON text is UTF-8 (RFC 8259, section 8.1); dkjson copies bytes as they are.
+      text = validUTF8(text)
+    end
+    tl.write_stdout(text)
+  end
+  return nil, true
+end
+
+return { startCapture = startCapture, endCapture = endCapture }
