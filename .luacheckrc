@@ -29,6 +29,7 @@ read_globals = {
     Screen WindowScene Window View ViewController HostingController PresentationController
     Color update stats dump picture trace hierarchyMode devices find findAll
     Observable available ios observationTracking
+    AssetCatalog Image ImageView assets
   ]],
   swiftui = members [[
     EnvironmentKey bridge View ViewControllerRepresentable ViewRepresentable HostingConfiguration

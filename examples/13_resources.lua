@@ -8,7 +8,8 @@
 -- The catalogue is read as Xcode writes it; each variant is chosen as
 -- UIImageAsset.image(with:) and UIColor(named:in:compatibleWith:) choose it.
 
-local assets = ui.assets or ui.AssetCatalog "examples/Resources.xcassets"
+-- (ui.assets is the --assets catalogue; without one it is empty.)
+local assets = #ui.assets.colors > 0 and ui.assets or ui.AssetCatalog "examples/Resources.xcassets"
 print(("catalogue: %d colours (%s), %d images (%s)"):format(
   #assets.colors, table.concat(assets.colors, ", "), #assets.images, table.concat(assets.images, ", ")))
 

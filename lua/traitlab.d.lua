@@ -407,6 +407,11 @@ function WindowScene:disconnect() end
 ---@field window ui.Window?
 ---@field windowScene ui.WindowScene? The scene of the window it is in.
 ---@field backgroundColor ui.Color?
+---@field resolvedBackgroundColor ui.Color? `backgroundColor` resolved for the view's traits (read-only).
+---@field tintColor ui.Color? Its own tint colour; nil inherits the superview's.
+---@field resolvedTintColor ui.Color The tint it shows: its own or the nearest superview's, else `systemBlue`, resolved for its traits (read-only).
+---@field image ui.Image? A `ui.ImageView`'s image set (other views have none).
+---@field resolvedImage ui.ImageVariant? A `ui.ImageView`'s variant for its traits (read-only).
 ---@field contentConfiguration HostingConfiguration? SwiftUI content hosted in this view (UIHostingConfiguration).
 ---@field layoutSubviews? fun(self: ui.View) Runs in the update after `setNeedsLayout`; trait reads are tracked.
 ---@field draw? fun(self: ui.View) Runs after `setNeedsDisplay` and when a color-appearance trait changes; trait reads are tracked.
@@ -452,6 +457,8 @@ function View:updateConstraintsIfNeeded() end
 ---@class ui.View.init
 ---@field name? string
 ---@field backgroundColor? ui.Color
+---@field tintColor? ui.Color
+---@field image? ui.Image
 ---@field contentConfiguration? HostingConfiguration
 ---@field layoutSubviews? fun(self: ui.View)
 ---@field draw? fun(self: ui.View)
@@ -582,6 +589,8 @@ local PresentationController = {}
 ---local label = ui.Color.dynamic(function(tc) return tc.userInterfaceStyle == "dark" and gray or red end)
 ---```
 ---The components are read from fixed colors; a dynamic one must be resolved first.
+---UIKit's dynamic system colours are `ui.Color.<name>` for every name `ui.Color.names()`
+---lists (`ui.Color.systemBackground`, `label`, `systemBlue`, `systemGray6`, `separator`, ...).
 ---@class ui.Color
 ---@overload fun(red: number, green: number, blue: number, alpha?: number): ui.Color
 ---@overload fun(hex: string): ui.Color
@@ -591,7 +600,52 @@ local PresentationController = {}
 ---@field alpha number
 ---@field hex string `"#RRGGBB"`, or `"#RRGGBBAA"` when not opaque.
 ---@field isDynamic boolean
+---@field name string A system colour's or colour set's name (`ui.Color.systemBackground.name`).
 local Color = {}
+
+---The names of UIKit's dynamic system colours, `ui.Color.<name>`.
+---@return string[]
+---@nodiscard
+function Color.names() end
+
+---A colour set of an asset catalogue (`UIColor(named:in:compatibleWith:)`); nil when absent.
+---@param name string With its namespace: `"Brand/Accent"`.
+---@param catalog? ui.AssetCatalog Default: `ui.assets` (`--assets`).
+---@return ui.Color?
+---@nodiscard
+function Color.named(name, catalog) end
+
+---An asset catalogue (an `.xcassets` folder), read as Xcode writes it.
+---@class ui.AssetCatalog
+---@field path string
+---@field colors string[] Colour set names, sorted, namespaces included.
+---@field images string[] Image set names, sorted, namespaces included.
+---@field warnings string[] What was read but not used (a second set of a name).
+
+---An image set of a catalogue (`UIImage(named:)`'s asset).
+---@class ui.Image
+---@field name string
+---@field variants ui.ImageVariant[] The images with a file, as Contents.json lists them.
+---@field traitsRead string[] The traits whose values can change the variant chosen.
+---@field renderingIntent string? `template` or `original` when the set says.
+local Image = {}
+
+---The variant these traits get (`UIImageAsset.image(with:)`); default: `traits.current`.
+---@param traitCollection? TraitCollection
+---@return ui.ImageVariant?
+---@nodiscard
+function Image:resolved(traitCollection) end
+
+---One image of an image set.
+---@class ui.ImageVariant
+---@field file string `"hero-dark@3x.png"`
+---@field path string Inside the catalogue: `"Hero.imageset/hero-dark@3x.png"`.
+---@field scale integer? 1, 2 or 3; nil for a single-scale image.
+---@field traits table<string, string|integer> The traits the variant asks for (`{ userInterfaceStyle = "dark", displayScale = 3 }`).
+
+---`ui.Image.named`.
+---@class ui.ImageLibrary
+---@field named fun(name: string, catalog?: ui.AssetCatalog): ui.Image? `UIImage(named:)`: default catalogue `ui.assets`.
 
 ---A color whose value depends on the traits it is resolved with.
 ---@param provider fun(traitCollection: TraitCollection): ui.Color
@@ -642,6 +696,10 @@ function Color:resolvedColor(traitCollection) end
 ---@field HostingController ui.HostingController
 ---@field PresentationController ui.PresentationController
 ---@field Color ui.Color
+---@field AssetCatalog fun(path: string): ui.AssetCatalog Reads an `.xcassets` folder (errors name the file and what is wrong).
+---@field Image ui.ImageLibrary
+---@field ImageView ui.View A view showing an image set (`UIImageView`): `image`, `resolvedImage`.
+---@field assets ui.AssetCatalog The app's main bundle: the catalogue `--assets PATH` named, else an empty one.
 ---@field hierarchyMode "ios17"|"legacy" The trait flow: iOS 17's (default) or the one before it.
 ---@field devices string[] The device catalogue's names (Apple's layout guidelines), for `ui.Screen { device = ... }` and `--device`.
 ---@field ios string The iOS version this world runs, as `UIDevice.systemVersion` reads ("26.0"). Read-only.

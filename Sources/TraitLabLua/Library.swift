@@ -261,7 +261,8 @@ extension LuaHost {
             case "alpha": c.L.push(color.alpha)
             case "hex": c.L.push(color.hexString)
             case "isDynamic": c.L.push(false)
-            default: throw LuaError.message("Color has no field '\(key)' (red, green, blue, alpha, hex, isDynamic, resolvedColor)")
+            case "name": c.L.pushNil()   // (only system colours and colour sets have one)
+            default: throw LuaError.message("Color has no field '\(key)' (red, green, blue, alpha, hex, isDynamic, name, resolvedColor)")
             }
             return 1
         }), methods: [

@@ -37,10 +37,6 @@ extension LuaHost {
         let meta = L.absIndex(meta)
         L.pushFunction(LuaFunctions.id("ui.Color.index", { c in
             guard let key = c.L.string(2) else { c.L.pushNil(); return 1 }
-            if key == "named" {
-                c.L.pushFunction(LuaFunctions.id("ui.Color.named", { c in try c.host.colorNamed(c) }))
-                return 1
-            }
             guard let color = SystemColors.color(named: key, os: c.host.world.os) else {
                 throw LuaError.message("ui.Color has no system colour '\(key)' (ui.Color.names lists them; asset colours: ui.Color.named(name))")
             }
@@ -50,7 +46,9 @@ extension LuaHost {
         L.rawSet(meta, "__index")
     }
 
-    /// `ui.AssetCatalog`, `ui.Image` and `ui.assets` (the `--assets` catalogue).
+    /// `ui.AssetCatalog`, `ui.Image`, `ui.Color.named` and `ui.assets` (the
+    /// `--assets` catalogue; without one, an empty catalogue, as an app's
+    /// main bundle without an asset catalogue has no named colours).
     func installResources(into ui: Int32) throws {
         let ui = L.absIndex(ui)
         installResourceMetas()
@@ -76,13 +74,17 @@ extension LuaHost {
             return 1
         }
         L.rawSet(ui, "Image")
-        if let path = options.assetCatalogPath {
-            let catalog = try loadCatalog(path)
-            pushCatalog(catalog)
-            L.pushValue(-1)
-            lua_setfield(L, tl_registryindex(), assetsKey)
-            L.rawSet(ui, "assets")
+        if L.rawGet(ui, "Color") == LUA_TTABLE {
+            setFunction(L.top, "ui.Color", "named") { c in try c.host.colorNamed(c) }
         }
+        L.pop()
+        // The app's main bundle: the --assets catalogue, else one with nothing in it.
+        let catalog = try options.assetCatalogPath.map { try loadCatalog($0) }
+            ?? AssetCatalog(path: "(no catalogue: traitlab --assets PATH)", files: NoCatalogFiles())
+        pushCatalog(catalog)
+        L.pushValue(-1)
+        lua_setfield(L, tl_registryindex(), assetsKey)
+        L.rawSet(ui, "assets")
     }
 
     /// Notes the class `ui.ImageView` (a registry ref), whose instances have an `image`.
@@ -334,6 +336,13 @@ func resolvedResourceLines(_ e: TraitEnvironment) -> [String] {
 }
 
 // MARK: - Files
+
+/// The main bundle's catalogue when the command line names none: empty.
+struct NoCatalogFiles: AssetCatalogFiles {
+    func entries(of path: String) throws -> [(name: String, isFolder: Bool)] { [] }
+    func contents(of path: String, budget: MemoryBudget?) throws -> [UInt8]? { nil }
+    func fileExists(_ path: String) throws -> Bool { false }
+}
 
 /// A catalogue's files on disk. Every path is checked to stay inside the
 /// catalogue once symbolic links are followed; a file is asked for from the
