@@ -24,11 +24,14 @@ read_globals = {
     LayoutDirection PreferredContentSizeCategory LegibilityWeight AccessibilityContrast
     UserInterfaceLevel DisplayGamut ActiveAppearance ForceTouchCapability ImageDynamicRange
     ToolbarItemPresentationSize SceneCaptureState ListEnvironment TypesettingLanguage
+    HDRHeadroomUsageLimit SplitViewControllerLayoutEnvironment TabAccessoryEnvironment
+    ResolvesNaturalAlignmentWithBaseWritingDirection
   ]],
   ui = members [[
     Screen WindowScene Window View ViewController HostingController PresentationController
     Color update stats dump picture trace hierarchyMode devices find findAll
     Observable available ios observationTracking
+    Label Font FontMetrics ContentSizeCategory
     AssetCatalog Image ImageView assets
   ]],
   swiftui = members [[

@@ -40,6 +40,8 @@ run examples/13_resources.lua
 check 13_resources 'iPhone, dark, sheet +#2C2A28 +icon-dark@3x.png +#1C1C1E' 'iPad, dark +#1C202E +icon-ipad-dark@2x.png' 'backgroundColor systemBackground → #1C1C1E \(dark, elevated\)'
 run --assets examples/Resources.xcassets examples/13_resources.lua
 check 13_resources_assets 'iPhone, high contrast +#FFFFFF +icon-hc@3x.png'
+run examples/14_dynamic_type.lua
+check 14_dynamic_type 'accessibilityExtraExtraExtraLarge +title 58 pt +body 53 pt' '^clamped to small' 'accessibilityExtraExtraExtraLarge +title 32 pt +body 21 pt' 'compare large with accessibilityMedium: -1' 'font body 21 pt'
 run examples/11_devices.lua
 check 11_devices '^iPad Pro 12.9-inch \(6th generation\), iOS 26.0' 'Split View, half +1/2 +678x1024 +regular width' 'Split View, one third +1/3 +375x1024 +compact width.*single column' 'Slide Over +slideOver +375x1024 +compact width' 'turned to portrait +full +1024x1366 +regular width' 'WindowScene "mail"  \(2/3: 639x1366 pt, compact width, regular height\)'
 run --ios 17 examples/11_devices.lua

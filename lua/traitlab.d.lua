@@ -46,6 +46,10 @@
 ---@alias UIToolbarItemPresentationSize "unspecified"|"regular"|"small"|"large"
 ---@alias UISceneCaptureState "unspecified"|"inactive"|"active"
 ---@alias UIListEnvironment "unspecified"|"none"|"plain"|"grouped"|"insetGrouped"|"sidebar"|"sidebarPlain"
+---@alias UIHDRHeadroomUsageLimit "unspecified"|"active"|"inactive"
+---@alias UISplitViewControllerLayoutEnvironment "none"|"expanded"|"collapsed"
+---@alias UITabAccessoryEnvironment "unspecified"|"none"|"regular"|"inline"
+---@alias UIFontTextStyle "largeTitle"|"title1"|"title2"|"title3"|"headline"|"body"|"callout"|"subheadline"|"footnote"|"caption1"|"caption2"|"extraLargeTitle"|"extraLargeTitle2"
 
 ---The system traits by property name, as a collection, mutable traits or overrides
 ---read them. Custom traits are read by their property (`tc.myAppTheme`) or their
@@ -69,6 +73,10 @@
 ---@field sceneCaptureState UISceneCaptureState
 ---@field listEnvironment UIListEnvironment
 ---@field typesettingLanguage string? An optional trait: nil when unset.
+---@field hdrHeadroomUsageLimit UIHDRHeadroomUsageLimit iOS 26.
+---@field splitViewControllerLayoutEnvironment UISplitViewControllerLayoutEnvironment iOS 26.
+---@field tabAccessoryEnvironment UITabAccessoryEnvironment iOS 26.
+---@field resolvesNaturalAlignmentWithBaseWritingDirection boolean iOS 26.
 ---@field [TraitDefinition] TraitValue
 ---@field [string] any A custom trait's property.
 
@@ -93,6 +101,10 @@
 ---@field sceneCaptureState? UISceneCaptureState
 ---@field listEnvironment? UIListEnvironment
 ---@field typesettingLanguage? string
+---@field hdrHeadroomUsageLimit? UIHDRHeadroomUsageLimit
+---@field splitViewControllerLayoutEnvironment? UISplitViewControllerLayoutEnvironment
+---@field tabAccessoryEnvironment? UITabAccessoryEnvironment
+---@field resolvesNaturalAlignmentWithBaseWritingDirection? boolean
 ---@field [TraitDefinition] TraitValue
 ---@field [string] any A custom trait's property.
 
@@ -217,6 +229,10 @@ function TraitOverrides:remove(trait) end
 ---@field SceneCaptureState TraitDefinition `sceneCaptureState`: unspecified, inactive, active.
 ---@field ListEnvironment TraitDefinition `listEnvironment`: unspecified, none, plain, grouped, insetGrouped, sidebar, sidebarPlain.
 ---@field TypesettingLanguage TraitDefinition `typesettingLanguage`: an optional string.
+---@field HDRHeadroomUsageLimit TraitDefinition `hdrHeadroomUsageLimit` (iOS 26): unspecified, active, inactive.
+---@field SplitViewControllerLayoutEnvironment TraitDefinition `splitViewControllerLayoutEnvironment` (iOS 26): none, expanded, collapsed.
+---@field TabAccessoryEnvironment TraitDefinition `tabAccessoryEnvironment` (iOS 26): unspecified, none, regular, inline.
+---@field ResolvesNaturalAlignmentWithBaseWritingDirection TraitDefinition `resolvesNaturalAlignmentWithBaseWritingDirection` (iOS 26): a boolean.
 ---@field systemTraitsAffectingColorAppearance TraitDefinition[] Idiom, style, gamut, contrast, level and active appearance.
 ---@field systemTraitsAffectingImageLookup TraitDefinition[] The color-appearance traits plus layout direction, display scale, size classes, content size category and legibility weight.
 ---@field current TraitCollection Read-only (UITraitCollection.current): the environment's collection inside layout, drawing, constraint and trait-change callbacks; what the innermost `performAsCurrent` set; else `ui.Screen.main`'s.
@@ -413,6 +429,13 @@ function WindowScene:disconnect() end
 ---@field image ui.Image? A `ui.ImageView`'s image set (other views have none).
 ---@field resolvedImage ui.ImageVariant? A `ui.ImageView`'s variant for its traits (read-only).
 ---@field contentConfiguration HostingConfiguration? SwiftUI content hosted in this view (UIHostingConfiguration).
+---@field minimumContentSizeCategory UIContentSizeCategory? Settable (iOS 15): clamps `preferredContentSizeCategory` here and below; nil for none.
+---@field maximumContentSizeCategory UIContentSizeCategory? Settable (iOS 15): clamps `preferredContentSizeCategory` here and below; nil for none.
+---@field font ui.Font? A label's font (nil on other views).
+---@field adjustsFontForContentSizeCategory boolean? A label's: re-scale the font when the content size category changes.
+---@field text string? A label's text.
+---@field textColor ui.Color? A label's text colour as assigned.
+---@field resolvedTextColor ui.Color? A label's text colour resolved against its traits. Read-only.
 ---@field layoutSubviews? fun(self: ui.View) Runs in the update after `setNeedsLayout`; trait reads are tracked.
 ---@field draw? fun(self: ui.View) Runs after `setNeedsDisplay` and when a color-appearance trait changes; trait reads are tracked.
 ---@field updateProperties? fun(self: ui.View) Runs after `setNeedsUpdateProperties`; trait reads are tracked.
@@ -460,6 +483,8 @@ function View:updateConstraintsIfNeeded() end
 ---@field tintColor? ui.Color
 ---@field image? ui.Image
 ---@field contentConfiguration? HostingConfiguration
+---@field minimumContentSizeCategory? UIContentSizeCategory
+---@field maximumContentSizeCategory? UIContentSizeCategory
 ---@field layoutSubviews? fun(self: ui.View)
 ---@field draw? fun(self: ui.View)
 ---@field updateProperties? fun(self: ui.View)
@@ -467,6 +492,77 @@ function View:updateConstraintsIfNeeded() end
 ---@field overrideUserInterfaceStyle? UIUserInterfaceStyle
 ---@field traitCollectionDidChange? fun(self: ui.View, previous: TraitCollection)
 ---@field [string] any Your own fields.
+
+---A label (UILabel): its font follows Dynamic Type when `adjustsFontForContentSizeCategory` is on.
+---@class ui.Label : ui.View
+---@overload fun(init?: ui.Label.init): ui.Label
+local Label = {}
+
+---@class ui.Label.init : ui.View.init
+---@field font? ui.Font
+---@field adjustsFontForContentSizeCategory? boolean
+---@field text? string
+---@field textColor? ui.Color
+
+---A font (UIFont): `ui.Font.preferred(style [, tc])` or `ui.Font.system(size [, weight])`.
+---@class ui.Font
+---@field pointSize number
+---@field weight string "regular", "semibold", ...
+---@field leading number The line height in points.
+---@field textStyle UIFontTextStyle? A preferred font's text style.
+---@field scalesWithContentSize boolean Whether a label adjusting for the content size re-scales it.
+local Font = {}
+
+---UIFont.preferredFont(forTextStyle:compatibleWith:): the HIG's size for the style at the collection's category (default: `traits.current`'s).
+---@param style UIFontTextStyle
+---@param traitCollection? TraitCollection
+---@return ui.Font
+---@nodiscard
+function Font.preferred(style, traitCollection) end
+
+---UIFont.systemFont(ofSize:weight:): a font of fixed size.
+---@param size number
+---@param weight? string
+---@return ui.Font
+---@nodiscard
+function Font.system(size, weight) end
+
+---UIFontMetrics(forTextStyle:): scales values and fonts as a text style scales.
+---@class ui.FontMetrics
+---@overload fun(style: UIFontTextStyle): ui.FontMetrics
+---@field textStyle UIFontTextStyle
+local FontMetrics = {}
+
+---@param value number
+---@param traitCollection? TraitCollection
+---@return number
+---@nodiscard
+function FontMetrics:scaledValue(value, traitCollection) end
+
+---@param font ui.Font
+---@param maximumPointSize? number
+---@param traitCollection? TraitCollection
+---@return ui.Font
+---@nodiscard
+function FontMetrics:scaledFont(font, maximumPointSize, traitCollection) end
+
+---UIContentSizeCategory's ordering. Read-only; `ui.ContentSizeCategory.large` is `"large"`.
+---@class ui.ContentSizeCategory
+---@field all UIContentSizeCategory[] The twelve categories in UIKit's order (a fresh list).
+local ContentSizeCategory = {}
+
+----1, 0 or 1 as `a` is smaller than, the same as or larger than `b` (UIKit's order, not the strings').
+---@param a UIContentSizeCategory
+---@param b UIContentSizeCategory
+---@return integer
+---@nodiscard
+function ContentSizeCategory.compare(a, b) end
+
+---Whether `c` is one of the five accessibility sizes.
+---@param c UIContentSizeCategory
+---@return boolean
+---@nodiscard
+function ContentSizeCategory.isAccessibilityCategory(c) end
 
 ---A window: a view that inherits from its window scene and shows a root view controller.
 ---@class ui.Window : ui.View
@@ -696,6 +792,10 @@ function Color:resolvedColor(traitCollection) end
 ---@field HostingController ui.HostingController
 ---@field PresentationController ui.PresentationController
 ---@field Color ui.Color
+---@field Label ui.Label
+---@field Font ui.Font
+---@field FontMetrics ui.FontMetrics
+---@field ContentSizeCategory ui.ContentSizeCategory
 ---@field AssetCatalog fun(path: string): ui.AssetCatalog Reads an `.xcassets` folder (errors name the file and what is wrong).
 ---@field Image ui.ImageLibrary
 ---@field ImageView ui.View A view showing an image set (`UIImageView`): `image`, `resolvedImage`.

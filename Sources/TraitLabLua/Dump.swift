@@ -187,6 +187,8 @@ struct TextTreeDump {
         if !traits.isEmpty || full || parent == nil {
             for line in wrapped(traits, width: room, first: "traits { ", end: " }") { try out += blockPrefix + line + "\n" }
         }
+        // A label's font and text colour as it shows them (TypeLibrary.swift).
+        for line in labelLines(e) { try out += blockPrefix + clipped(line, to: room) + "\n" }
         // What the view shows, resolved for its traits (ResourcesLibrary.swift).
         for line in resolvedResourceLines(e) { try out += blockPrefix + clipped(line, to: room) + "\n" }
     }

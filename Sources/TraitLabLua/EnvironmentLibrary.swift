@@ -22,6 +22,9 @@ enum EnvironmentProperty: String, CaseIterable {
     // Presentations and the older override APIs.
     case modalPresentationStyle, definesPresentationContext, overrideUserInterfaceStyle, overrideTraitCollection
     case presentationStyle, adaptivePresentationStyle
+    // Dynamic Type (TypeLibrary.swift).
+    case font, adjustsFontForContentSizeCategory, text, textColor, resolvedTextColor
+    case minimumContentSizeCategory, maximumContentSizeCategory
     // What views show (ResourcesLibrary.swift).
     case tintColor, resolvedBackgroundColor, resolvedTintColor, image, resolvedImage
 
@@ -124,6 +127,8 @@ extension LuaHost {
         let view = make("View", .view, parent: base, viewMethods())
         rememberImageViewClass(make("ImageView", .view, parent: view, []))   // UIImageView: `image`, `resolvedImage`
         refs.baseClasses[.view] = view   // (make set it to ImageView's)
+        rememberLabelClass(make("Label", .view, parent: view, []))   // UILabel: font, textColor, text
+        refs.baseClasses[.view] = view   // (make set it to Label's)
         _ = make("Window", .window, parent: view, [])
         let viewController = make("ViewController", .viewController, parent: base, viewControllerMethods())
         _ = make("HostingController", .hostingController, parent: viewController, [])
@@ -386,7 +391,7 @@ extension LuaHost {
             }
             env = scene
         case .window: env = Window(world: world)
-        case .view: env = View(world: world)
+        case .view: env = isLabelClass(1) ? Label(world: world) : View(world: world)
         case .viewController: env = ViewController(world: world)
         case .hostingController: env = HostingController(world: world)
         case .presentationController:
@@ -502,6 +507,9 @@ extension LuaHost {
         case .traitChildren: pushList(env.traitChildren)
         case .isConnected: if let s = env as? WindowScene { L.push(s.isConnected) } else { L.pushNil() }
         case .rootView, .contentConfiguration: pushHostingProperty(key: p.key, of: env)
+        case .font, .adjustsFontForContentSizeCategory, .text, .textColor, .resolvedTextColor,
+             .minimumContentSizeCategory, .maximumContentSizeCategory:
+            try pushTypeProperty(p.key, of: env)
         case .tintColor, .resolvedBackgroundColor, .resolvedTintColor, .image, .resolvedImage:
             try pushResourceProperty(p.key, of: env)
         case .device: if let d = (env as? Screen)?.device { L.push(d.name) } else { L.pushNil() }
@@ -620,6 +628,8 @@ extension LuaHost {
             setHostField(object, "__backgroundColor")
         case .rootView, .contentConfiguration:
             try setHostingProperty(p.key, of: env, object: object, value: v)
+        case .font, .adjustsFontForContentSizeCategory, .text, .textColor, .minimumContentSizeCategory, .maximumContentSizeCategory:
+            try setTypeProperty(p.key, of: env, object: object, value: v)
         case .tintColor, .image:
             try setResourceProperty(p.key, of: env, object: object, value: v)
         case .orientation:

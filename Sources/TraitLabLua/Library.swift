@@ -66,6 +66,7 @@ extension LuaHost {
         L.newTable()
         let ui = L.top
         installEnvironmentClasses(into: ui)
+        installTypeLibrary(into: ui)
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(ui, "ui", name, body) }
         fn("update") { c in
             try c.host.world.update()

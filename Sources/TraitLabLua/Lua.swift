@@ -169,6 +169,7 @@ private func luaRelease(_ payload: UnsafeMutableRawPointer?, _ deferred: Int32) 
 enum BoxKind: Int32 {
     case environment = 1, definition, enumeration, collection, mutableTraits, overrides, color, registration
     case environmentKey, swiftUIView, hostingConfiguration, representable, plugin
+    case font   // ui.Font and ui.FontMetrics (TypeLibrary.swift)
 }
 
 // MARK: - Stack helpers

@@ -37,6 +37,10 @@ public enum TraitSource {
                 : "the collection its parent set for \(e) (setOverrideTraitCollection)"
         case .overrideUserInterfaceStyle:
             return "overrideUserInterfaceStyle of \(e)"
+        case .contentSizeCategoryLimits:
+            let limits = (e as? View)?.contentSizeLimits.map { " (\($0.description))" } ?? ""
+            let from = (e as? View).map { ", clamping \($0.unclampedContentSizeCategory.rawValue)" } ?? ""
+            return "the content size category limits of \(e)\(limits)\(from)"
         @unknown default:
             return "\(e)"
         }
@@ -74,8 +78,12 @@ public func layerSetting(_ definition: TraitDefinition, on node: TraitEnvironmen
 
 public func source(of definition: TraitDefinition, for env: TraitEnvironment) -> TraitSource {
     for node in traitChain(from: env) {
+        // A content size limit that changed the value wins over what it clamped.
+        if definition === SystemTraits.preferredContentSizeCategory, (node as? View)?.contentSizeLimitsApplied == true {
+            return .layer(node, .contentSizeCategoryLimits)
+        }
         if node.containsTraitOverride(definition) { return node === env ? .ownOverride : .ancestorOverride(node) }
-        if let layer = layerSetting(definition, on: node) { return .layer(node, layer) }
+        if let layer = layerSetting(definition, on: node), layer != .contentSizeCategoryLimits { return .layer(node, layer) }
         if let screen = node as? Screen, isSetByScreen(screen, definition) { return .screen(screen) }
     }
     return .defaultValue

@@ -49,7 +49,7 @@ enum ModelTraits {
         [.string("unspecified"), .string("phone"), .string("pad")],
     ]
     /// The indices of traits and values the model gives meaning to.
-    static let style = 0, horizontalSizeClass = 1, displayScale = 2, interfaceLevel = 6, verticalSizeClass = 7, idiom = 8
+    static let style = 0, horizontalSizeClass = 1, displayScale = 2, typesettingLanguage = 3, interfaceLevel = 6, verticalSizeClass = 7, idiom = 8
     static let light = 1, base = 1, elevated = 2, compact = 1, phone = 1, pad = 2
     static let valueCount = 3
 
@@ -341,7 +341,7 @@ struct TraitFlowModel {
             if let r = result[i] { return r }
             let c: ModelTraits.Collection
             if nodes[i].kind == .screen {
-                c = nodes[i].device
+                c = shownOnScreen(nodes[i].device)
             } else if isConnected(i), let p = traitParent(i) {
                 var base = compute(p)
                 // A presentation in the default style (automatic: a page
@@ -617,13 +617,23 @@ struct TraitFlowModel {
         nodes[v].superview = nil
     }
 
+    /// A screen's device traits as its collection shows them: without the
+    /// system traits the model's iOS lacks (`typesettingLanguage`, "iOS
+    /// 17.0+" on https://developer.apple.com/documentation/uikit/uitraitcollection/typesettinglanguage).
+    func shownOnScreen(_ c: ModelTraits.Collection) -> ModelTraits.Collection {
+        guard os.major < 17, c[ModelTraits.typesettingLanguage] != nil else { return c }
+        var shown = c
+        shown[ModelTraits.typesettingLanguage] = nil
+        return shown
+    }
+
     /// Collections are applied by the update steps (see ``ModelHarness``).
     mutating func apply(_ op: ModelOp) {
         switch op {
         case .newScreen(let settings):
             let s = add(.screen)
             for x in settings { s.device[x.trait] = x.value == 0 ? nil : x.value }
-            s.current = s.device
+            s.current = shownOnScreen(s.device)
         case .newScene(let screen):
             add(.scene).screen = screen
         case .newWindow(let scene):
@@ -715,7 +725,7 @@ struct TraitFlowModel {
             var laid: [Int: Int] = [:]
             for x in settings { laid[x.trait] = x.value }
             for (t, v) in laid where v != 0 { s.device[t] = v }
-            s.current = s.device
+            s.current = shownOnScreen(s.device)
         case .rotate(let s, let o):
             nodes[s].orientation = o
             nodes[s].device = TraitFlowModel.deviceTraits(device(ofScreen: s)!, o, over: nodes[s].device)

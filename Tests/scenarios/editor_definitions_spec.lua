@@ -167,6 +167,7 @@ local GLOBALS = { "traits", "ui", "swiftui", "plugins" }
 
 local ENVIRONMENT_CLASSES = {
   "Screen", "WindowScene", "Window", "View", "ViewController", "HostingController", "PresentationController",
+  "Label",
 }
 
 describe("lua/traitlab.d.lua", function()

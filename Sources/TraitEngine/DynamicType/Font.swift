@@ -84,17 +84,12 @@ public struct FontMetrics: Hashable, Sendable {
     /// `UIFontMetrics(forTextStyle:)`.
     public init(_ textStyle: TextStyle) { self.textStyle = textStyle }
 
-    /// The factor the style's size has at `category` against `large`.
-    /// The extra large titles (no iOS sizes) follow `largeTitle`.
-    public func factor(at category: ContentSizeCategory) -> Double {
-        let style = textStyle.metrics(at: .large) == nil ? TextStyle.largeTitle : textStyle
-        guard let here = style.metrics(at: category), let base = style.metrics(at: .large) else { return 1 }
-        return here.pointSize / base.pointSize
-    }
-
     /// `scaledValue(for:compatibleWith:)`.
     public func scaledValue(_ value: Double, category: ContentSizeCategory) -> Double {
-        value * factor(at: category)
+        let style = textStyle.metrics(at: .large) == nil ? TextStyle.largeTitle : textStyle
+        guard let here = style.metrics(at: category), let base = style.metrics(at: .large) else { return value }
+        // (Multiplied first: a value of the style's own size scales to the table's exactly.)
+        return value * here.pointSize / base.pointSize
     }
 
     /// `scaledFont(for:maximumPointSize:compatibleWith:)`: `font` scaled,
