@@ -25,8 +25,16 @@ struct Invocation {
     var executes = false           // -e given: no script means no REPL
     var ignoreEnvironment = false  // -E
     var showHelp = false           // -h, --help
-    var host = LuaHostOptions()
-    var timeout: Double?
+    /// The host options (HostOptions.swift).
+    var settings = HostSettings()
+    var host: LuaHostOptions {
+        get { settings.host }
+        set { settings.host = newValue }
+    }
+    var timeout: Double? {
+        get { settings.timeout }
+        set { settings.timeout = newValue }
+    }
 }
 
 /// A command line we cannot follow: reported with the short usage, exit 2.
@@ -34,11 +42,22 @@ struct UsageError: Error {
     let message: String
 }
 
-/// The options that take a value, long form.
-private let longOptionsWithValue: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--timeout", "--memory-limit",
-                                                  "--device", "--ios", "--screen", "--assets"]
-
 func parseCommandLine(_ argv: [String]) throws -> Invocation {
+    var inv = try readCommandLine(argv)
+    // A script runs on one device, OS version and screen: a list of values
+    // is a matrix, which `traitlab test` runs.
+    let s = inv.settings
+    if Set(s.devices.map(\.name)).count > 1 || Set(s.versions.map(\.major)).count > 1
+        || s.screens.contains(where: { Set($0.values.map { "\($0.value)" }).count > 1 }) {
+        throw UsageError(message: "a list of values makes a matrix, which traitlab test runs; a script runs on one device, OS version and value of each --screen trait")
+    }
+    inv.host.device = s.devices.first
+    if let v = s.versions.first { inv.host.os = v }
+    inv.host.screenSettings = s.screens.flatMap(\.values)
+    return inv
+}
+
+private func readCommandLine(_ argv: [String]) throws -> Invocation {
     var inv = Invocation(argv: argv)
     var i = 1
     while i < argv.count {
@@ -104,43 +123,15 @@ private func requireStep(_ value: String) -> Step {
     return .require(global: value, module: value)
 }
 
-/// TraitLab's own options. Those with a value accept `--name value` and `--name=value`.
+/// TraitLab's own options (HostOptions.swift): `--name value` and `--name=value`.
 private func parseLongOption(_ a: String, _ argv: [String], _ i: inout Int, _ inv: inout Invocation) throws {
-    var name = a
-    var value: String?
-    if let eq = a.firstIndex(of: "=") {
-        name = String(a[..<eq])
-        value = String(a[a.index(after: eq)...])
-    }
-    if longOptionsWithValue.contains(name), value == nil {
-        i += 1
-        guard i < argv.count else { throw UsageError(message: "'\(name)' needs argument") }
-        value = argv[i]
-    }
-    switch (name, value) {
-    case ("--help", nil): inv.showHelp = true
-    case ("--sandbox", nil): inv.host.sandbox = true
-    case ("--plugin", let v?): inv.steps.append(.plugin(v))
-    case ("--plugin-path", let v?): inv.host.pluginPaths.append(v)
-    case ("--hierarchy", let v?):
-        guard let mode = HierarchyMode(rawValue: v) else {
-            throw UsageError(message: "invalid --hierarchy value '\(v)' (ios17 or legacy)")
-        }
-        inv.host.hierarchyMode = mode
-    case ("--device", let v?): inv.host.device = try parseDevice(v)
-    case ("--ios", let v?): inv.host.os = try parseOSVersion(v)
-    case ("--screen", let v?): inv.host.screenSettings.append(try parseScreen(v))
-    case ("--assets", let v?): inv.host.assetCatalogPath = v
-    case ("--timeout", let v?):
-        guard let seconds = Double(v), seconds.isFinite, seconds > 0, seconds <= 1e9 else {
-            throw UsageError(message: "invalid --timeout value '\(v)' (seconds, a positive number)")
-        }
-        inv.timeout = seconds
-    case ("--memory-limit", let v?):
-        inv.host.memoryLimit = try parseMemoryLimit(v)
-    default:
+    if a == "--help" { inv.showHelp = true; return }
+    let plugins = inv.settings.plugins.count
+    guard try readHostOption(argv, &i, into: &inv.settings) else {
         throw UsageError(message: "unrecognized option '\(a)'")
     }
+    // A plugin loads in its place among -e and -l, as lua.c runs those in order.
+    if inv.settings.plugins.count > plugins { inv.steps.append(.plugin(inv.settings.plugins.removeLast())) }
 }
 
 /// `--memory-limit SIZE`, the same for scripts, the REPL and `traitlab test`:
@@ -213,23 +204,7 @@ Options (as in lua5.4):
   -W             turn warnings on
   --             stop handling options
   -              stop handling options and execute stdin
-TraitLab options:
-  --plugin NAME|PATH     load a plugin before running code (repeatable)
-  --plugin-path DIR      search DIR for plugins first (repeatable)
-  --hierarchy MODE       trait flow to start with: ios17 (default) or legacy
-  --device NAME          ui.Screen.main is that device of the catalogue (ui.devices)
-  --ios VERSION          the iOS version whose trait system runs: 16, 17, 18 or 26 (default)
-  --screen TRAIT=VALUE   set a system trait of ui.Screen.main (repeatable),
-                         e.g. userInterfaceStyle=dark
-  --assets PATH          read the asset catalogue (an .xcassets folder) at PATH as
-                         ui.assets, the app's own: ui.Color.named, ui.Image.named
-  --timeout SECONDS      stop a script (or a REPL input) that runs longer; exit 1
-  --memory-limit SIZE    cap what a script makes the process hold, Lua's heap and the
-                         engine's: bytes, or 512K, 64M, 1G (at least 256K); exceeding
-                         it is a "not enough memory" error
-  --sandbox              run untrusted code: no io, os limited to clock/time/date/difftime,
-                         no C modules, dofile, loadfile or binary chunks
-  -h, --help             show this help
+\(hostOptionsHelp())  -h, --help             show this help
 With no script, traitlab starts the REPL when standard input is a terminal,
 and otherwise runs standard input as a chunk.
 """

@@ -52,10 +52,15 @@ private struct ExportInvocation {
     var files: [String] = []
     var options = SwiftExport.Options()
     var output: String?
-    var pluginPaths: [String] = []
-    var timeout: Double?
-    var memoryLimit: Int?
+    /// The host options export takes: --plugin-path, --timeout, --memory-limit.
+    var settings = HostSettings()
+    var pluginPaths: [String] { settings.host.pluginPaths }
+    var timeout: Double? { settings.timeout }
+    var memoryLimit: Int? { settings.host.memoryLimit }
 }
+
+/// The host options (HostOptions.swift) `traitlab swift export` takes.
+private let exportHostOptions: Set<String> = ["--plugin-path", "--timeout", "--memory-limit"]
 
 private func parseExportArguments(_ args: [String]) throws -> ExportInvocation {
     var inv = ExportInvocation()
@@ -74,19 +79,8 @@ private func parseExportArguments(_ args: [String]) throws -> ExportInvocation {
             switch a {
             case "--": onlyOptions = true
             case "-o", "--output": inv.output = try value(a)
-            case "--plugin-path": inv.pluginPaths.append(try value(a))
-            case "--timeout":
-                let v = try value(a)
-                guard let seconds = Double(v), seconds.isFinite, seconds > 0, seconds <= 1e9 else {
-                    throw UsageError(message: "swift export: invalid --timeout value '\(v)' (seconds, a positive number)")
-                }
-                inv.timeout = seconds
-            case "--memory-limit":
-                let v = try value(a)
-                guard let bytes = parseSize(v), bytes >= minimumMemoryLimit else {
-                    throw UsageError(message: "swift export: invalid --memory-limit value '\(v)' (at least 256K)")
-                }
-                inv.memoryLimit = bytes
+            case _ where try readHostOption(args, &i, into: &inv.settings, among: exportHostOptions):
+                break
             case "--module-header":
                 switch try value(a) {
                 case "on": inv.options.moduleHeader = true

@@ -16,26 +16,20 @@ usage: traitlab test [paths...] [busted's options] [TraitLab's options]
 every busted option, .busted file, tag, helper and output handler works as
 under `busted` (busted's own help follows). Each spec file gets a fresh engine
 world. TraitLab adds:
+Reports:
   --format FORMAT       text (busted's default handler), tap, junit or json;
                         junit and json write only their document on standard output
   -j, --jobs N          run the spec files in N worker processes, one merged report
-  --timeout SECONDS     stop a test (or a file's body, a describe body, a hook) that
-                        runs longer, loops in coroutines included; 0 for none (default)
-  --memory-limit SIZE   cap what each spec file adds to Lua's and the engine's memory
-                        (64M, 1G, bytes)
-  --sandbox             run the code that comes with the specs (spec files, helpers,
-                        .busted) sandboxed, each spec file in a process of its own
-  --hierarchy MODE      ios17 (default) or legacy
   --update-snapshots    assert.matches_snapshot writes the dump it sees to its
                         snapshot file instead of comparing (accepting changes)
-  --plugin NAME|PATH    load a plugin for every spec file (repeatable)
-  --device NAME[,NAME...]   ui.Screen.main is that device (ui.devices lists them)
-  --ios V[,V...]        the iOS version whose trait system runs: 16, 17, 18 or 26
-  --screen TRAIT=V[,V...]   a system trait of ui.Screen.main (repeatable)
-                        With several values, every spec file runs once per
-                        combination (their product), each named in the report
-  --plugin-path DIR     search DIR for plugins first (repeatable)
-  --assets PATH         the asset catalogue (.xcassets) every spec file sees as ui.assets
+\(hostOptionsHelp(among: testHostOptions))
+The options mean what they mean for scripts, applied to spec code: --timeout
+to each call into it (a test, a hook, a describe body, a file's top level),
+--memory-limit to what each spec file adds, --sandbox to the code that comes
+with the specs (spec files, helpers, .busted), each spec file in a process of
+its own, --plugin to every spec file. With several values, --device, --ios and
+--screen make a matrix: every spec file runs once per combination (their
+product, at most 1,024), each named in the report.
 Text and TAP end with the line `N passed, N failed` (`, N skipped` may follow);
 with junit and json that line goes to standard error.
 
@@ -43,12 +37,16 @@ with junit and json that line goes to standard error.
 
 private struct TestInvocation {
     var run = BustedRun()
-    var host = LuaHostOptions()
+    var settings = HostSettings()
     var help = false
+    var host: LuaHostOptions {
+        get { settings.host }
+        set { settings.host = newValue }
+    }
     /// The matrix options (`--device`, `--ios`, `--screen`), in order.
-    var devices: [Device] = []
-    var versions: [OSVersion] = []
-    var screens: [(trait: String, values: [TraitCollection.Entry])] = []
+    var devices: [Device] { settings.devices }
+    var versions: [OSVersion] { settings.versions }
+    var screens: [(trait: String, values: [TraitCollection.Entry])] { settings.screens }
 
     /// The most combinations one run takes (docs/cli.md): a larger matrix is
     /// a usage error naming its size, before anything is built.
@@ -106,22 +104,22 @@ private func describeScreenValue(_ v: TraitValue) -> String {
     }
 }
 
+/// The host options `traitlab test` takes (HostOptions.swift); the matrix
+/// options among them are the parent's alone (each worker gets its combination).
+private let testHostOptions: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--assets", "--device", "--ios",
+                                            "--screen", "--timeout", "--memory-limit", "--sandbox"]
+private let matrixOptions: Set<String> = ["--device", "--ios", "--screen"]
+
 /// Takes TraitLab's options out of the command line; the rest is busted's.
 private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
     var inv = TestInvocation()
     var busted: [String] = []
     var worker: [String] = []
     var i = 0
-    // A matrix option's comma-separated values.
-    func list(_ flag: String, _ text: String) throws -> [String] {
-        let items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        guard !items.contains(where: \.isEmpty) else { throw UsageError(message: "'\(flag)' has an empty value in '\(text)'") }
-        return items
-    }
     func value(_ flag: String, _ inline: String?) throws -> String {
         if let inline { return inline }
         i += 1
-        guard i < args.count else { throw UsageError(message: "'\(flag)' needs an argument") }
+        guard i < args.count else { throw UsageError(message: "'\(flag)' needs argument") }
         return args[i]
     }
     while i < args.count {
@@ -141,6 +139,11 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             inline = String(a.dropFirst(2))
         }
         let start = i
+        if try readHostOption(args, &i, into: &inv.settings, among: testHostOptions) {
+            if !matrixOptions.contains(name) { worker += args[start...i] }
+            i += 1
+            continue
+        }
         var keepForWorker = true
         switch name {
         case "--format":
@@ -154,38 +157,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             guard let n = Int(v), n >= 1, n <= 1024 else { throw UsageError(message: "-j needs a number of processes (1 to 1024), got '\(v)'") }
             inv.run.jobs = n
             keepForWorker = false
-        case "--timeout":
-            let v = try value(name, inline)
-            guard let s = Double(v), s >= 0, s <= 1e9 else { throw UsageError(message: "--timeout needs a number of seconds, got '\(v)'") }
-            inv.run.timeout = s > 0 ? s : nil
-        case "--memory-limit":
-            inv.run.memoryLimit = try parseMemoryLimit(try value(name, inline))
-        case "--sandbox": inv.run.sandbox = true
         case "--update-snapshots": inv.run.updateSnapshots = true
-        case "--hierarchy":
-            let v = try value(name, inline)
-            guard let mode = HierarchyMode(rawValue: v) else { throw UsageError(message: "--hierarchy must be ios17 or legacy, got '\(v)'") }
-            inv.host.hierarchyMode = mode
-        case "--plugin-path": inv.host.pluginPaths.append(try value(name, inline))
-        case "--assets": inv.host.assetCatalogPath = try value(name, inline)
-        case "--plugin": inv.run.plugins.append(try value(name, inline))
-        case "--device":
-            for v in try list(name, try value(name, inline)) { inv.devices.append(try parseDevice(v)) }
-            keepForWorker = false
-        case "--ios":
-            for v in try list(name, try value(name, inline)) { inv.versions.append(try parseOSVersion(v)) }
-            keepForWorker = false
-        case "--screen":
-            let v = try value(name, inline)
-            guard let eq = v.firstIndex(of: "=") else { _ = try parseScreen(v); break }
-            let trait = String(v[..<eq])
-            let entries = try list(name, String(v[v.index(after: eq)...])).map { try parseScreen(trait + "=" + $0) }
-            if let k = inv.screens.firstIndex(where: { $0.trait == trait }) {
-                inv.screens[k].values += entries
-            } else {
-                inv.screens.append((trait, entries))
-            }
-            keepForWorker = false
         case "--worker-files": inv.run.workerFiles = try value(name, inline); keepForWorker = false
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "-h", "--help":
@@ -197,6 +169,15 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         if keepForWorker { worker += args[start...i] }
         i += 1
     }
+    // What the host options mean here: the limits and the sandbox apply to
+    // spec code (the driver sets them around each call into it), not to the
+    // host that runs busted.
+    inv.run.timeout = inv.settings.timeout
+    inv.run.memoryLimit = inv.settings.host.memoryLimit
+    inv.settings.host.memoryLimit = nil
+    inv.run.sandbox = inv.settings.host.sandbox
+    inv.settings.host.sandbox = false
+    inv.run.plugins = inv.settings.plugins
     inv.run.arguments = busted
     inv.run.workerArguments = worker
     let count = inv.combinationCount

@@ -101,10 +101,24 @@ run_apart "$TL" -e 'error("first")' -e 'print("never")'
 holds "a failing -e stops the run" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [[ $ERR == "traitlab: (command line):1: first"* ]]'
 
 # ---------------------------------------------------------------- usage errors: exit 2
-for bad in "-x" "--bogus" "-e" "-l" "-ix" "--hierarchy" "--hierarchy=modern" "--timeout=0" "--timeout abc" "--memory-limit 12Q" "--memory-limit 0" "--memory-limit 16K" "--plugin"; do
+for bad in "-x" "--bogus" "-e" "-l" "-ix" "--hierarchy" "--hierarchy=modern" "--timeout=-1" "--timeout abc" "--memory-limit 12Q" "--memory-limit 0" "--memory-limit 16K" "--plugin"; do
   # shellcheck disable=SC2086
   run_apart "$TL" $bad
   holds "usage error: $bad exits 2 with usage" '[ $RC -eq 2 ] && [[ $ERR == traitlab:* ]] && [[ $ERR == *"usage: traitlab"* ]] && [ -z "$OUT" ]'
+done
+# One table of host options (Sources/traitlab/HostOptions.swift): the same
+# option takes the same values and fails with the same words in every command.
+run_apart "$TL" --timeout 0 -e 'print("no limit")'
+holds "--timeout 0 means no limit, as for traitlab test" '[ $RC -eq 0 ] && [ "$OUT" = "no limit" ]'
+run_apart "$TL" --ios 17,26 -e ''
+holds "a list of values makes a matrix: a usage error for a script" '[ $RC -eq 2 ] && [[ $ERR == *"makes a matrix, which traitlab test runs"* ]]'
+for cmd in "" "test" "swift export"; do
+  # shellcheck disable=SC2086
+  run_apart "$TL" $cmd --timeout abc x.lua
+  holds "traitlab $cmd --timeout abc: the same message" '[ $RC -eq 2 ] && [[ $ERR == *"invalid --timeout value '"'"'abc'"'"' (seconds, a number; 0 for none)"* ]]'
+  # shellcheck disable=SC2086
+  run_apart "$TL" $cmd --memory-limit 1K x.lua
+  holds "traitlab $cmd --memory-limit 1K: the same message" '[ $RC -eq 2 ] && [[ $ERR == *"--memory-limit 1K is too small: TraitLab needs at least 256K"* ]]'
 done
 run_apart "$TL" -e -v
 holds "'-e' needs argument (next word is an option), as lua5.4" '[ $RC -eq 2 ] && [[ $ERR == *"'"'"'-e'"'"' needs argument"* ]]'
@@ -296,10 +310,14 @@ io.write("ready\n"); io.flush()
 setmetatable({}, {__gc = $gc_loop}) collectgarbage()
 print("after gc")
 LUA
-timeout -s KILL 20 "$TL" -W gcint.lua > gcint.out 2>&1 &
+# (The signal goes to traitlab itself: through `timeout`, which forwards it
+# and may then end by it, the status was sometimes 130.)
+"$TL" -W gcint.lua > gcint.out 2>&1 &
 pid=$!
+( sleep 20; kill -KILL "$pid" 2>/dev/null ) & guard=$!
 for _ in $(seq 50); do grep -q ready gcint.out 2>/dev/null && break; sleep 0.1; done
 sleep 0.3; kill -INT "$pid"; wait "$pid"; RC=$?; OUT=$(cat gcint.out)
+kill "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
 holds "Ctrl-C stops an allocating looping finalizer (\"error in __gc (interrupted!)\")" '[ $RC -eq 1 ] && [[ $OUT == *"error in __gc (interrupted!)"* ]] && [[ $OUT == *"gcint.lua:2: interrupted!"* ]] && [[ $OUT != *"after gc"* ]]'
 # A finalizer that loops without allocating makes no call Lua lets anyone see
 # (no hook, no allocation): the watchdog ends the process after its grace
