@@ -284,7 +284,9 @@ func jsonTreeDump(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws 
                 try out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
             }
             let shown = resolvedResourceLines(e)
+            if !shown.isEmpty {
                 try out += ",\"shows\":[" + shown.map { key($0) }.joined(separator: ",") + "]"
+            }
             if let scene = e as? WindowScene, let g = scene.geometry {
                 try out += ",\"size\":{\"width\":\(g.size.width),\"height\":\(g.size.height)},\"sceneSize\":" + key(scene.size.description)
             }
