@@ -50,17 +50,26 @@ let package = Package(
         .target(name: "CSpecRunner", dependencies: ["CLuaShim"]),
         .target(
             name: "TraitLabLua",
-            dependencies: ["TraitEngine", "CLua", "CLuaShim", "CSpecRunner"],
+            dependencies: ["TraitEngine", "CLua", "CLuaShim"],
             exclude: ["lua"],
             swiftSettings: directMetadata,
             // Its Lua sources (lua/*.lua) are compiled in: a change to one rebuilds.
+            plugins: ["EmbedLua"]
+        ),
+        // `traitlab test`: busted run inside the host (SpecRunner and the
+        // driver's Lua parts, lua/busted*.lua).
+        .target(
+            name: "TraitLabTestRunner",
+            dependencies: ["TraitLabLua", "TraitEngine", "CLua", "CLuaShim", "CSpecRunner"],
+            exclude: ["lua"],
+            swiftSettings: directMetadata,
             plugins: ["EmbedLua"]
         ),
         .executableTarget(name: "embed-lua", path: "Sources/embed-lua"),
         .plugin(name: "EmbedLua", capability: .buildTool(), dependencies: ["embed-lua"]),
         .executableTarget(
             name: "traitlab",
-            dependencies: ["TraitLabLua", "CLuaShim", "CEditLine", "TraitLabSwiftExport"],
+            dependencies: ["TraitLabLua", "TraitLabTestRunner", "CLuaShim", "CEditLine", "TraitLabSwiftExport"],
             swiftSettings: directMetadata,
             linkerSettings: [
                 .linkedLibrary("lua5.4"),

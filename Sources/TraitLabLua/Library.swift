@@ -325,7 +325,7 @@ extension LuaHost {
     }
 
     /// Pushes the embedded sandbox module (its table of rules).
-    func pushSandboxModule() throws {
+    package func pushSandboxModule() throws {
         try loadEmbedded("sandbox")
         // Its one argument: realpath, with which `require` checks where a module really is.
         lua_pushcclosure(L, tl_lua_realpath, 0)

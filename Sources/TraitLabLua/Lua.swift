@@ -55,13 +55,13 @@ public enum LuaError: Error {
 
 /// A Swift function callable from Lua. It reads its arguments from the stack,
 /// pushes results and returns how many.
-typealias LuaFunction = (LuaCall) throws -> Int32
+package typealias LuaFunction = (LuaCall) throws -> Int32
 
 /// One call from Lua into Swift: the state and the host that owns it.
-struct LuaCall {
-    let L: LuaStatePointer
+package struct LuaCall {
+    package let L: LuaStatePointer
     /// Not retained: the host outlives every call into it (it owns the state).
-    unowned(unsafe) let host: LuaHost
+    package unowned(unsafe) let host: LuaHost
     let fnid: Int32
     /// The name the function is registered under, for argument errors (looked
     /// up when needed: copying it into every call was a retain and a release).
@@ -212,11 +212,11 @@ extension LuaStatePointer {
     func roomForLua(_ bytes: Int) -> Bool {
         bytes < 1 << 20 || tl_lua_room(self, bytes) != 0
     }
-    func push(_ b: Bool) { lua_pushboolean(self, b ? 1 : 0) }
-    func push(_ i: Int) { lua_pushinteger(self, lua_Integer(i)) }
-    func push(_ d: Double) { lua_pushnumber(self, d) }
-    func pushNil() { lua_pushnil(self) }
-    func pushValue(_ i: Int32) { lua_pushvalue(self, i) }
+    package func push(_ b: Bool) { lua_pushboolean(self, b ? 1 : 0) }
+    package func push(_ i: Int) { lua_pushinteger(self, lua_Integer(i)) }
+    package func push(_ d: Double) { lua_pushnumber(self, d) }
+    package func pushNil() { lua_pushnil(self) }
+    package func pushValue(_ i: Int32) { lua_pushvalue(self, i) }
     func pushFunction(_ id: Int32) { tl_pushfunction(self, id) }
 
     /// Asks before the engine allocates about `bytes` for the script:
@@ -244,7 +244,7 @@ extension LuaStatePointer {
     }
 
     /// The string at `i` if it is a string (numbers are not converted).
-    func string(_ i: Int32) -> String? {
+    package func string(_ i: Int32) -> String? {
         guard lua_type(self, i) == LUA_TSTRING else { return nil }
         var len = 0
         guard let p = tl_tostring(self, i, &len) else { return nil }
@@ -252,20 +252,20 @@ extension LuaStatePointer {
     }
 
     /// The bytes of the string at `i` exactly (no UTF-8 repair).
-    func bytes(_ i: Int32) -> [UInt8]? {
+    package func bytes(_ i: Int32) -> [UInt8]? {
         guard lua_type(self, i) == LUA_TSTRING else { return nil }
         var len = 0
         guard let p = tl_tostring(self, i, &len) else { return nil }
         return Array(UnsafeRawBufferPointer(start: p, count: len))
     }
 
-    func integer(_ i: Int32) -> Int? {
+    package func integer(_ i: Int32) -> Int? {
         var ok: Int32 = 0
         let v = tl_tointeger(self, i, &ok)
         return ok != 0 ? Int(v) : nil
     }
 
-    func number(_ i: Int32) -> Double? {
+    package func number(_ i: Int32) -> Double? {
         guard lua_type(self, i) == LUA_TNUMBER else { return nil }
         return tl_tonumber(self, i, nil)
     }
@@ -339,14 +339,14 @@ extension LuaStatePointer {
     }
 
     /// Stores the top value in the registry and returns its reference (pops it).
-    func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
-    func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
+    package func ref() -> Int32 { luaL_ref(self, tl_registryindex()) }
+    package func unref(_ ref: Int32) { luaL_unref(self, tl_registryindex(), ref) }
 
     /// Pushes a new table with room for `narr` array items and `nrec` other
     /// fields; false, with an empty table pushed, when the system has no room
     /// for it (``roomForLua(_:)``): the caller then leaves it empty.
     @discardableResult
-    func newTable(narr: Int32 = 0, nrec: Int32 = 0) -> Bool {
+    package func newTable(narr: Int32 = 0, nrec: Int32 = 0) -> Bool {
         guard roomForLua(16 * Int(narr) + 40 * Int(nrec)) else { lua_createtable(self, 0, 0); return false }
         lua_createtable(self, narr, nrec)
         return true
@@ -380,12 +380,12 @@ extension LuaStatePointer {
     }
 
     /// The raw length of a table or string.
-    func rawLength(_ i: Int32) -> Int { Int(lua_rawlen(self, i)) }
+    package func rawLength(_ i: Int32) -> Int { Int(lua_rawlen(self, i)) }
 }
 
 extension LuaHost {
     /// `table[name] = function`, registered once per process as "prefix.name".
-    func setFunction(_ table: Int32, _ prefix: String, _ name: String, _ body: @escaping LuaFunction) {
+    package func setFunction(_ table: Int32, _ prefix: String, _ name: String, _ body: @escaping LuaFunction) {
         L.pushFunction(LuaFunctions.id(prefix + "." + name, body))
         L.rawSet(table, name)
     }
@@ -427,7 +427,7 @@ extension LuaCall {
     }
 
     /// A string argument, asked for (``LuaStatePointer/keptString(_:)``).
-    func string(_ i: Int32) throws -> String {
+    package func string(_ i: Int32) throws -> String {
         guard let s = try L.keptString(i) else { throw typeError(i, "string") }
         return s
     }
@@ -445,7 +445,7 @@ extension LuaCall {
         guard lua_type(L, i) == LUA_TFUNCTION else { throw typeError(i, "function") }
     }
 
-    func object<T>(_ i: Int32, _ type: T.Type, _ expected: String) throws -> T {
+    package func object<T>(_ i: Int32, _ type: T.Type, _ expected: String) throws -> T {
         guard let o = L.box(i, as: T.self) else { throw typeError(i, expected) }
         return o
     }

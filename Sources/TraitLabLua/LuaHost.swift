@@ -60,14 +60,14 @@ public final class LuaHost {
     var traceRef: Int32 = LUA_NOREF
     var nextHandlerID = 1
     /// The busted driver's state while `traitlab test` runs (see SpecRunner).
-    var specDriver: DriverState?
+    package var specDriver: AnyObject?
     /// The REPL: `traits.define` of a name defined earlier at the prompt
     /// replaces that trait (``redefinitionAtPrompt(_:)``).
     public var redefinesTraits = false
     /// The globals plugin files run with, as a registry reference
     /// (`traitlab test --sandbox`: the spec's sandboxed globals), or
     /// LUA_NOREF for the state's own.
-    var pluginEnvironment: Int32 = LUA_NOREF
+    package var pluginEnvironment: Int32 = LUA_NOREF
     /// `ui.Observable`'s module and whether its objects need arming (ObservableLibrary).
     var observation = ObservationState()
     /// What ``chargeSmall(_:)`` asked for ahead.
@@ -460,7 +460,7 @@ public final class LuaHost {
 
     /// Pushes the Lua object for `env`, creating it on first use. An
     /// environment is always the same Lua value while it lives.
-    func push(_ env: TraitEnvironment, classTable: Int32? = nil) {
+    package func push(_ env: TraitEnvironment, classTable: Int32? = nil) {
         // Exposing an environment exposes its owners too (recursively, up the tree).
         _ = lua_checkstack(L, 16)
         let key = Unmanaged.passUnretained(env).toOpaque()
@@ -559,7 +559,7 @@ public final class LuaHost {
     /// metatable, whose reads always reach Swift, where they are recorded; it
     /// is cached per collection too, so a layoutSubviews reading a trait
     /// allocates nothing.
-    func push(_ tc: TraitCollection, tracking: Bool = false) {
+    package func push(_ tc: TraitCollection, tracking: Bool = false) {
         let key = Unmanaged.passUnretained(tc).toOpaque()
         if !tracking {
             // The slot keeps the object (and so the collection) alive: the key cannot be reused meanwhile.

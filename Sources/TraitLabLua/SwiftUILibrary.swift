@@ -96,21 +96,21 @@ extension LuaHost {
         tl_remove(L, -2)
     }
 
-    func push(_ view: SwiftUIView) {
+    package func push(_ view: SwiftUIView) {
         pushObject(view, kind: view is Representable ? .representable : .swiftUIView, meta: "viewMeta")
     }
 
-    func push(_ key: EnvironmentKeyDefinition) {
+    package func push(_ key: EnvironmentKeyDefinition) {
         pushObject(key, kind: .environmentKey, meta: "keyMeta", table: "keys")
     }
 
-    func push(_ configuration: HostingConfiguration) {
+    package func push(_ configuration: HostingConfiguration) {
         pushObject(configuration, kind: .hostingConfiguration, meta: "configurationMeta")
     }
 
     /// A fresh, read-only proxy for environment values. Its reads go through
     /// the engine, so a body's reads are recorded as its dependencies.
-    func push(_ values: EnvironmentValues) {
+    package func push(_ values: EnvironmentValues) {
         L.pushBox(values, kind: .swiftUIView)
         pushState("valuesMeta")
         lua_setmetatable(L, -2)

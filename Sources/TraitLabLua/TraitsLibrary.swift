@@ -86,7 +86,7 @@ extension LuaHost {
         }
     }
 
-    func push(_ v: TraitValue) {
+    package func push(_ v: TraitValue) {
         if L.pushScalar(v) { return }
         switch v {
         case .none, .bool, .int, .number, .string: break
@@ -112,10 +112,10 @@ extension LuaHost {
 
     // MARK: - Definitions
 
-    func push(_ def: TraitDefinition) { pushPinned(def, kind: .definition, meta: refs.definitionMeta) }
+    package func push(_ def: TraitDefinition) { pushPinned(def, kind: .definition, meta: refs.definitionMeta) }
 
     /// The definition named by the key at `i`: a definition object or a property name.
-    func definition(forKey i: Int32) throws -> TraitDefinition {
+    package func definition(forKey i: Int32) throws -> TraitDefinition {
         let d = try anyDefinition(forKey: i)
         // A system trait the world's iOS version lacks is refused wherever it
         // is used, as compiling against that deployment target would.
@@ -434,7 +434,7 @@ extension LuaHost {
     }
 
     /// Pushes the Lua object for an enum (the same value every time).
-    func push(_ e: TraitEnum) { pushPinned(e, kind: .enumeration, meta: refs.enumMeta) }
+    package func push(_ e: TraitEnum) { pushPinned(e, kind: .enumeration, meta: refs.enumMeta) }
 
     // MARK: traits.enum / traits.define
 

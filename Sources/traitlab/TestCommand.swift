@@ -4,6 +4,7 @@ import Glibc
 import CLuaShim
 import TraitEngine
 import TraitLabLua
+import TraitLabTestRunner
 
 // `traitlab test`: busted, run inside TraitLab's host. This file only takes
 // TraitLab's own options off the command line; everything else is busted's
@@ -253,45 +254,9 @@ func runTestCommand(_ args: [String]) -> Int32 {
     // Ctrl-C as under `lua5.4 busted`: the spec code running fails with
     // "interrupted!" and the run goes on; a second Ctrl-C ends it.
     catchInterrupts(host.L)
-    let outcome = SpecRunner.run(inv.run, host: host, deadline: TestDeadline(), executable: exe)
+    let deadline = TestDeadline()
+    let outcome = SpecRunner.run(inv.run, host: host, deadline: deadline, executable: exe)
     releaseInterrupts()
-    return close(host, after: outcome, timeout: inv.run.timeout, worker: inv.run.workerFiles != nil)
+    return SpecRunner.finish(outcome, host: host, deadline: deadline, timeout: inv.run.timeout, worker: inv.run.workerFiles != nil)
 }
 
-/// The exit status of a worker whose finalizers did not return within
-/// `--timeout` while it closed its state: its parent fails the worker's last file.
-let finalizerTimeoutStatus: Int32 = 3
-
-/// Closes the state, which runs the finalizers still pending (as lua.c's
-/// `lua_close` does), within `--timeout` when one is set; then writes the
-/// closing line, so that it stays the last line whatever a finalizer prints.
-/// A finalizer that does not return in time fails the run (one more failure
-/// in the closing line); one that loops where no hook reaches it is ended by
-/// the hard stop 5 seconds later, which still writes that closing line.
-private func close(_ host: LuaHost, after outcome: SpecRunner.Outcome, timeout: Double?, worker: Bool) -> Int32 {
-    var status = outcome.status
-    var extraFailures = 0
-    let descriptor = outcome.closing?.descriptor ?? 1
-    if let seconds = timeout {
-        let failedLine = outcome.closingLine(extraFailures: 1).map { strdup($0) } ?? nil
-        tl_deadline_set_epilogue(descriptor, failedLine, worker ? finalizerTimeoutStatus : 1)
-        let watchdog = Watchdog(state: host.L, seconds: seconds, hardStopGrace: 5)
-        watchdog.arm()
-        host.close()
-        if watchdog.disarm() {
-            message("timed out after \(Watchdog.describe(seconds)) while closing the state (a finalizer did not return)",
-                    withProgramName: true)
-            extraFailures = 1
-            status = worker ? finalizerTimeoutStatus : max(status, 1)
-        }
-        tl_deadline_set_epilogue(-1, nil, 1)
-    } else {
-        host.close()
-    }
-    if let line = outcome.closingLine(extraFailures: extraFailures) {
-        fflush(stdout)
-        var text = line
-        text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
-    }
-    return status
-}

@@ -196,7 +196,7 @@ end
 
 local function finishWorker(w, code, signal)
   local how = w.err
-  local finalizers = code == 3   -- (TestCommand.swift, finalizerTimeoutStatus)
+  local finalizers = code == 3   -- (SpecRunner.finalizerTimeoutStatus)
   if signal then how = ('the worker process running it was killed by signal %d'):format(signal)
   elseif finalizers then how = ('a finalizer did not return within --timeout %s when the worker running it closed its state'):format(('%g'):format(opts.timeout or 0))
   elseif code and code ~= 0 and code ~= 1 then how = ('the worker process running it exited with status %d'):format(code) end

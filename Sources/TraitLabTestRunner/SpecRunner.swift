@@ -5,6 +5,7 @@ import CLua
 import CLuaShim
 import CSpecRunner
 import TraitEngine
+import TraitLabLua
 
 /// What `traitlab test` asks of one run of busted.
 public struct BustedRun {
@@ -94,11 +95,49 @@ public enum SpecRunner {
         }
     }
 
+    /// The exit status of a worker whose finalizers did not return within
+    /// `--timeout` while it closed its state: its parent fails the worker's
+    /// last file (busted_workers.lua).
+    public static let finalizerTimeoutStatus: Int32 = 3
+
+    /// Closes the state after `run`, which runs the finalizers still pending
+    /// (as lua.c's `lua_close` does), within `--timeout` when one is set;
+    /// then writes the closing line, so that it stays the last line whatever
+    /// a finalizer prints. A finalizer that does not return in time fails
+    /// the run (one more failure in the closing line); one that loops where
+    /// no hook reaches it is ended by the deadline's hard stop, which still
+    /// writes that closing line. Returns the exit status.
+    public static func finish(_ outcome: Outcome, host: LuaHost, deadline: SpecDeadline, timeout: Double?, worker: Bool) -> Int32 {
+        var status = outcome.status
+        var extraFailures = 0
+        let descriptor = outcome.closing?.descriptor ?? 1
+        if let seconds = timeout {
+            let failedLine = outcome.closingLine(extraFailures: 1).map { strdup($0) } ?? nil
+            tl_deadline_set_epilogue(descriptor, failedLine, worker ? finalizerTimeoutStatus : 1)
+            deadline.arm(host.L, seconds: seconds)
+            host.close()
+            if deadline.disarm() {
+                writeStandardError("traitlab: \(deadline.message) while closing the state (a finalizer did not return)\n")
+                extraFailures = 1
+                status = worker ? finalizerTimeoutStatus : max(status, 1)
+            }
+            tl_deadline_set_epilogue(-1, nil, 1)
+        } else {
+            host.close()
+        }
+        if let line = outcome.closingLine(extraFailures: extraFailures) {
+            fflush(stdout)
+            var text = line
+            text.withUTF8 { _ = write(descriptor, $0.baseAddress, $0.count) }
+        }
+        return status
+    }
+
     /// Runs busted with `run`'s options in `host`.
     public static func run(_ run: BustedRun, host: LuaHost, deadline: SpecDeadline?, executable: String) -> Outcome {
         let L = host.L
         do {
-            try host.loadEmbedded("busted")
+            try host.loadEmbedded("busted", from: EmbeddedLua.sources)
         } catch {
             writeStandardError("traitlab: \((error as? LuaError)?.text ?? "\(error)")\n")
             return Outcome(status: 1)
@@ -208,7 +247,7 @@ extension LuaHost {
         if (try? pushSandboxModule()) != nil { L.rawSet(t, "sandbox") }
         // part(name): the driver's part lua/NAME.lua, loaded (not run).
         fn("part") { c in
-            try c.host.loadEmbedded(try c.string(1))
+            try c.host.loadEmbedded(try c.string(1), from: EmbeddedLua.sources)
             return 1
         }
         fn("trust") { c in
@@ -263,7 +302,7 @@ extension LuaHost {
         // guard(seconds, cap): spec code starts; unguard(): it ended, with the
         // reason it was stopped, if it was.
         fn("guard") { c in
-            guard let d = c.host.specDriver else { return 0 }
+            guard let d = (c.host.specDriver as? DriverState) else { return 0 }
             let seconds = c.L.number(1) ?? 0
             let cap = c.L.integer(2) ?? 0
             d.inSpec = true
@@ -274,7 +313,7 @@ extension LuaHost {
             return 0
         }
         fn("unguard") { c in
-            guard let d = c.host.specDriver else { return 0 }
+            guard let d = (c.host.specDriver as? DriverState) else { return 0 }
             let fired = d.timeout > 0 && (d.deadline?.disarm() ?? false)
             d.inSpec = false
             tl_set_limit(c.host.mainState, 0)
@@ -306,18 +345,18 @@ extension LuaHost {
             return 0
         }
         fn("in_spec") { c in
-            c.L.push(c.host.specDriver?.inSpec ?? false)
+            c.L.push((c.host.specDriver as? DriverState)?.inSpec ?? false)
             return 1
         }
         fn("stop") { c in
             let message = try c.string(1)
-            c.host.specDriver?.stopMessage = message
+            (c.host.specDriver as? DriverState)?.stopMessage = message
             tl_spec_stop(c.host.mainState, message)
             if c.L != c.host.mainState { tl_interrupt_coroutine(c.L, 3) }
             return 0
         }
         fn("redirect_stdout") { c in
-            guard let d = c.host.specDriver, d.savedStdout < 0 else { return 0 }
+            guard let d = (c.host.specDriver as? DriverState), d.savedStdout < 0 else { return 0 }
             fflush(stdout)
             d.savedStdout = tl_dup(1)
             _ = tl_dup2(2, 1)
@@ -326,7 +365,7 @@ extension LuaHost {
         fn("write_stdout") { c in
             guard let text = c.L.bytes(1) else { return 0 }
             fflush(stdout)
-            let fd = c.host.specDriver.map { $0.savedStdout >= 0 ? $0.savedStdout : 1 } ?? 1
+            let fd = (c.host.specDriver as? DriverState).map { $0.savedStdout >= 0 ? $0.savedStdout : 1 } ?? 1
             var offset = 0
             while offset < text.count {
                 let n = text.withUnsafeBufferPointer { write(fd, $0.baseAddress! + offset, text.count - offset) }
@@ -336,7 +375,7 @@ extension LuaHost {
             return 0
         }
         fn("spawn") { c in
-            guard let d = c.host.specDriver else { return 0 }
+            guard let d = (c.host.specDriver as? DriverState) else { return 0 }
             var argv = [d.executable, "test"]
             let n = c.L.rawLength(1)
             for k in 0..<n {
