@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh || exit 1
 # setup.sh runs with -e; a failing suite must not end this script.
 set +e
+run_start=$(date +%s.%N)
 
 swift build 2>&1 | tail -n 20
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
@@ -16,6 +17,10 @@ export TRAITLAB="$bin/traitlab"
 total_pass=0
 total_fail=0
 failed_suites=()
+timings=()
+
+# Seconds since $1 (a `date +%s.%N`), to a tenth.
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # Runs one suite, echoing its output, and adds the counts from its
 # "N passed, N failed" line (or from XCTest's summary) to the totals.
@@ -23,10 +28,15 @@ suite() {
   local name=$1; shift
   echo
   echo "=== $name"
-  local log
+  local log start
   log=$(mktemp)
+  start=$(date +%s.%N)
   "$@" 2>&1 | tee "$log"
   local status=${PIPESTATUS[0]}
+  local secs
+  secs=$(elapsed "$start")
+  echo "--- $name: ${secs} s"
+  timings+=("$(printf '%8s s  %s' "$secs" "$name")")
   local pass fail
   read -r pass fail < <(python3 - "$log" <<'PY'
 import re, sys
@@ -61,6 +71,9 @@ suite "DocC (TraitEngine)" bash Tests/docc_test.sh
 suite "benchmark (quick)" "$bin/traitlab-bench" --quick --no-targets
 
 echo
+echo "Wall time per suite:"
+printf '%s\n' "${timings[@]}"
+printf '%8s s  %s\n' "$(elapsed "$run_start")" "in all (with the build)"
 if [ ${#failed_suites[@]} -gt 0 ]; then echo "failed suites: ${failed_suites[*]}"; fi
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ] && [ ${#failed_suites[@]} -eq 0 ]
