@@ -1,12 +1,16 @@
 // swift-tools-version:5.9
 import PackageDescription
 
-// Dependencies run one way:
+// Dependencies run one way (docs/contributing.md, "Where things are"):
 //   TraitEngine (pure Swift)      CLua + CLuaShim (C)
-//                 \                /
-//                  TraitLabLua (bindings)
-//                 /                \
-//   traitlab (command line)        TraitLabModule (traitlab.so for lua5.4)
+//                 \                /        \
+//                  TraitLabLua (bindings)   CSpecRunner (the test runner's C)
+//                 /        \               /
+//   TraitLabModule         TraitLabTestRunner (traitlab test)
+//   (traitlab.so)                  \
+//                                  traitlab (command line, with TraitLabSwiftExport)
+// The Lua the bindings and the test runner carry (lua/*.lua) is compiled in
+// by the EmbedLua build-tool plugin.
 // Release builds of the host and the command line call type metadata accessors
 // directly instead of demangling type names at run time (the first use of each
 // generic type was a tenth of start-up; docs/performance.md).
