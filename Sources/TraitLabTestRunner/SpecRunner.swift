@@ -28,6 +28,8 @@ public struct BustedRun {
     public var plugins: [String] = []
     /// `-j N`: files run in N worker processes.
     public var jobs = 1
+    /// `--help`: the driver prints busted's options (after TraitLab's usage) and runs nothing.
+    public var help = false
     /// Set in a worker: the file listing its spec files and the file it records events to.
     public var workerFiles: String?
     public var workerEvents: String?
@@ -222,6 +224,7 @@ extension LuaHost {
         L.push(executable); L.rawSet(t, "executable")
         L.push(run.updateSnapshots); L.rawSet(t, "update_snapshots")
         L.push(run.jobs); L.rawSet(t, "jobs")
+        L.push(run.help); L.rawSet(t, "help")
         if let files = run.workerFiles, let events = run.workerEvents {
             L.newTable()
             L.push(files); L.rawSet(-2, "files")

@@ -323,9 +323,37 @@ func worldLine(_ world: TraitWorld) -> String {
     return "ui.Screen.main: \(device) · iOS \(world.os) · trait flow \(world.hierarchyMode.rawValue)"
 }
 
-/// `-v`: TraitLab's version and the Lua it embeds.
+/// `-v`, `--version`: TraitLab's version, the Lua it embeds, and the busted
+/// `traitlab test` runs (when it is installed).
 func versionLine() -> String {
     "TraitLab \(traitLabVersion) — " + String(cString: tl_copyright())
+        + (installedBustedVersion().map { " — busted " + $0 } ?? "")
+}
+
+/// The version of the busted `require` would find (busted/core.lua sets
+/// `busted.version`), read from the file without starting Lua; nil when
+/// busted is not installed.
+func installedBustedVersion() -> String? {
+    var path = "/usr/local/share/lua/5.4/?.lua;/usr/local/share/lua/5.4/?/init.lua;/usr/share/lua/5.4/?.lua;/usr/share/lua/5.4/?/init.lua"
+    for name in ["LUA_PATH_5_4", "LUA_PATH"] {
+        if let v = getenv(name) {
+            path = String(cString: v).replacing(";;", with: ";" + path + ";")
+            break
+        }
+    }
+    for template in path.split(separator: ";") where template.hasSuffix("?.lua") {
+        let file = template.dropLast("?.lua".count) + "busted/core.lua"
+        guard let f = fopen(String(file), "r") else { continue }
+        defer { fclose(f) }
+        var line = [CChar](repeating: 0, count: 512)
+        while fgets(&line, Int32(line.count), f) != nil {
+            let text = String(cString: line)
+            let marker = "busted.version = '"
+            guard let r = text.firstRange(of: marker) else { continue }
+            return String(text[r.upperBound...].prefix { $0 != "'" })
+        }
+    }
+    return nil
 }
 
 let traitLabVersion = "0.1.0"

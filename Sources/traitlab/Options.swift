@@ -126,6 +126,7 @@ private func requireStep(_ value: String) -> Step {
 /// TraitLab's own options (HostOptions.swift): `--name value` and `--name=value`.
 private func parseLongOption(_ a: String, _ argv: [String], _ i: inout Int, _ inv: inout Invocation) throws {
     if a == "--help" { inv.showHelp = true; return }
+    if a == "--version" { inv.showVersion = true; return }
     let plugins = inv.settings.plugins.count
     guard try readHostOption(argv, &i, into: &inv.settings) else {
         throw UsageError(message: "unrecognized option '\(a)'")
@@ -199,7 +200,7 @@ Options (as in lua5.4):
   -i             enter interactive mode after executing 'script'
   -l mod         require library 'mod' into global 'mod'
   -l g=mod       require library 'mod' into global 'g'
-  -v             show version information
+  -v             show version information: TraitLab's, Lua's and busted's (--version)
   -E             ignore environment variables (LUA_INIT, LUA_PATH, TRAITLAB_PLUGIN_PATH ...)
   -W             turn warnings on
   --             stop handling options

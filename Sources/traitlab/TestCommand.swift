@@ -40,6 +40,7 @@ private struct TestInvocation {
     var run = BustedRun()
     var settings = HostSettings()
     var help = false
+    var version = false
     var host: LuaHostOptions {
         get { settings.host }
         set { settings.host = newValue }
@@ -163,7 +164,9 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "-h", "--help":
             inv.help = true
-            busted.append("--help")
+            inv.run.help = true
+        case "--version":
+            inv.version = true
         default:
             busted.append(a)
         }
@@ -229,6 +232,11 @@ func runTestCommand(_ args: [String]) -> Int32 {
     } catch {
         return usageFailure("\(error)")
     }
+    if inv.version {
+        writeOut(versionLine() + "\n")
+        return 0
+    }
+    // TraitLab's usage first; the driver then prints busted's options.
     if inv.help { writeOut(testUsage) }
     var hostOptions = inv.host
     // A limit makes the host count its bytes; the driver sets the real cap

@@ -94,7 +94,9 @@ expect "busted's --helper" 0 '^1 passed, 0 failed$'
 run_test spec --shuffle --seed 7
 expect "busted's --shuffle --seed" 1 '^3 passed, 1 failed, 1 skipped$'
 run_test --version
-expect "busted's --version" 0 '^2\.'
+expect "--version names TraitLab's, Lua's and busted's versions" 0 '^TraitLab [0-9.]+ — Lua 5\.4.* — busted 2\.'
+run_test --help
+expect "--help: TraitLab's usage first, grouped, then busted's options; exit 0" 0 '^usage: traitlab test' '^Devices and OS versions:' "^busted's options" '--exclude-tags'
 
 # ------------------------------------------------------------ fresh world per file
 run_test spec/nested

@@ -86,6 +86,18 @@ local function withOptions(args, extra, atEnd)
   return out
 end
 
+-- --help: busted's own options, as busted's command line describes them,
+-- after TraitLab's usage (which the command printed); nothing runs.
+if opts.help then
+  local tablex = require 'pl.tablex'
+  local cli = require 'busted.modules.cli'(tablex.update(require 'busted.options', { standalone = false }))
+  cli:set_name('traitlab test')
+  local _, usage = cli:parse({ '--help' })
+  usage = tostring(usage):gsub('^traitlab test: error: ', ''):gsub('; re%-run with %-%-help for usage%.%s*$', '')
+  tl.write_stdout("busted's options (as under busted):\n" .. usage:gsub('^Usage: traitlab test ', 'Usage: traitlab test ') .. '\n')
+  return 0
+end
+
 local args = opts.args
 if handlerNames[opts.format] then args = withOptions(args, { '-o', handlerNames[opts.format] }, false) end
 -- A worker reports to the parent, once per parent run (the parent repeats).
