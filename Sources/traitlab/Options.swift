@@ -150,8 +150,39 @@ func parseMemoryLimit(_ v: String) throws -> Int {
 /// `--device NAME`: a device of the catalogue.
 func parseDevice(_ name: String) throws -> Device {
     do { return try DeviceCatalogue.device(named: name) } catch let e as TraitError {
-        throw UsageError(message: "--device: \(e.message) (`traitlab -e 'for _, d in ipairs(ui.devices) do print(d) end'` lists them)")
+        var text = e.message
+        if !text.contains("did you mean"), let near = nearestDeviceName(name) { text += " (did you mean \"\(near)\"?)" }
+        throw UsageError(message: "--device: \(text); `traitlab devices` lists them")
     }
+}
+
+/// The catalogue's name (or alias) closest to `name` in edits, when it is
+/// close enough to be what was meant (a third of the name's letters at most).
+func nearestDeviceName(_ name: String) -> String? {
+    let wanted = Array(name.lowercased())
+    var best: (name: String, distance: Int)?
+    for d in DeviceCatalogue.devices {
+        for candidate in [d.name] + d.aliases {
+            let distance = editDistance(wanted, Array(candidate.lowercased()))
+            if distance < (best?.distance ?? Int.max) { best = (d.name, distance) }
+        }
+    }
+    guard let best, best.distance <= max(2, wanted.count / 3) else { return nil }
+    return best.name
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions.
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    for (i, x) in a.enumerated() {
+        var current = [i + 1] + [Int](repeating: 0, count: b.count)
+        for (j, y) in b.enumerated() {
+            current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
 }
 
 /// `--ios VERSION`: 16, 17, 18 or 26.
@@ -190,6 +221,7 @@ func parseSize(_ text: String) -> Int? {
 let usageSynopsis = """
 usage: traitlab [options] [script [args]]
        traitlab test [paths...] [busted's options] [--format text|tap|junit|json] [-j N] [--timeout S]
+       traitlab devices [--json]
        traitlab module-path
        traitlab swift export|import ...   (traitlab swift --help)
 """

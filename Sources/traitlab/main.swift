@@ -106,6 +106,7 @@ func traitlabMain(_ argv: [String]) -> Int32 {
         switch argv[1] {
         case "test": return runTestCommand(Array(argv.dropFirst(2)))
         case "module-path": return printModulePath(Array(argv.dropFirst(2)))
+        case "devices": return runDevicesCommand(Array(argv.dropFirst(2)))
         case "swift": return runSwiftCommand(Array(argv.dropFirst(2)))
         default: break
         }

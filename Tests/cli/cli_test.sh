@@ -120,6 +120,15 @@ for cmd in "" "test" "swift export"; do
   run_apart "$TL" $cmd --memory-limit 1K x.lua
   holds "traitlab $cmd --memory-limit 1K: the same message" '[ $RC -eq 2 ] && [[ $ERR == *"--memory-limit 1K is too small: TraitLab needs at least 256K"* ]]'
 done
+# traitlab devices: the catalogue, as a table and as JSON; --device's "did you mean".
+run_apart "$TL" devices
+holds "devices: a table of the catalogue with size classes per orientation" '[ $RC -eq 0 ] && [[ $OUT == "device "*"portrait"*"landscape"* ]] && [[ $OUT == *"iPhone SE (3rd generation)"*"phone"*"375x667"*"@2x"*"compact/regular"*"compact/compact"* ]]'
+run_apart "$TL" devices --json
+holds "devices --json: one JSON document, a row per device of ui.devices" '[ $RC -eq 0 ] && [ "$(python3 -c "import json,sys; d=json.load(sys.stdin); print(all(k in d[0] for k in (\"name\",\"points\",\"scale\",\"portrait\",\"landscape\",\"source\")), len(d))" <<<"$OUT")" = "True $("$TL" -e "print(#ui.devices)")" ]'
+run_apart "$TL" devices --bogus
+holds "devices --bogus is a usage error" '[ $RC -eq 2 ]'
+run_apart "$TL" --device "iPhone 15 Prp" -e ''
+holds "--device suggests the nearest name and names traitlab devices" '[ $RC -eq 2 ] && [[ $ERR == *"did you mean \"iPhone 15 Pro\"?"*"traitlab devices"* ]]'
 run_apart "$TL" -e -v
 holds "'-e' needs argument (next word is an option), as lua5.4" '[ $RC -eq 2 ] && [[ $ERR == *"'"'"'-e'"'"' needs argument"* ]]'
 
