@@ -71,6 +71,7 @@ public final class Screen: TraitEnvironment {
         guard let device else { throw TraitError("\(self) is not a device: only a device screen (ui.Screen { device = ... }) rotates") }
         let traits = try device.screenTraits(orientation, settings: upcomingTraits)
         for scene in scenes { _ = try scene.geometry(on: device, orientation) }
+        for scene in scenes { world.noteTransition(of: scene) }
         self.orientation = orientation
         setTraits(traits)
         for scene in scenes { scene.refreshGeometry() }
@@ -154,6 +155,7 @@ public final class WindowScene: TraitEnvironment {
         } else if size != .full {
             throw TraitError("\(self) is on \(screen), which is not a device: only \"full\" or a size { width, height } fits it")
         }
+        world.noteTransition(of: self)
         self.size = size
         refreshGeometry()
     }
@@ -959,6 +961,19 @@ open class ViewController: TraitEnvironment {
     open func updateProperties() throws { try invoke(.updateProperties) }
     /// Updates the view's constraints (`updateViewConstraints()`): when the view needs its constraints updated (``View/setNeedsUpdateConstraints()``).
     open func updateViewConstraints() throws { try invoke(.updateViewConstraints) }
+    /// Called before the controller's view changes size in a rotation or a
+    /// scene resize, before any trait changes (`viewWillTransition(to:with:)`,
+    /// Transitions.swift): `size` is the scene's new size in points. The
+    /// engine calls each controller itself, parents first.
+    open func viewWillTransition(to size: Size, with coordinator: TransitionCoordinator) throws {
+        try world.activeDelegate?.environment(self, viewWillTransitionTo: size, with: coordinator)
+    }
+    /// Called before the controller's collection changes in a rotation or a
+    /// scene resize (`willTransition(to:with:)`): `newCollection` is the one
+    /// it is about to get.
+    open func willTransition(to newCollection: TraitCollection, with coordinator: TransitionCoordinator) throws {
+        try world.activeDelegate?.environment(self, willTransitionTo: newCollection, with: coordinator)
+    }
 
     /// `updatePropertiesIfNeeded` (iOS 26): this controller's pending
     /// `updateProperties`, its ancestors' first, and its view's subtree's, now.

@@ -22,6 +22,11 @@ public protocol TraitWorldDelegate: AnyObject {
     /// (its observed values) marks the work they invalidate here. Called
     /// only while ``TraitWorld/checksBeforeApplyingWork`` is set.
     func worldWillApplyPendingWork(_ world: TraitWorld) throws
+    /// `viewWillTransition(to:with:)` is due on `env` (a view controller or
+    /// a presentation controller): its scene changes to `size` (Transitions.swift).
+    func environment(_ env: TraitEnvironment, viewWillTransitionTo size: Size, with coordinator: TransitionCoordinator) throws
+    /// `willTransition(to:with:)` is due on `env`: its collection will become `collection`.
+    func environment(_ env: TraitEnvironment, willTransitionTo collection: TraitCollection, with coordinator: TransitionCoordinator) throws
 }
 
 extension TraitWorldDelegate {
@@ -214,6 +219,8 @@ public final class TraitWorld {
         }
     }
     @exclusivity(unchecked) var hasPendingWork = false
+    /// Rotations and resizes not yet delivered, and coordinators still to run (Transitions.swift).
+    @exclusivity(unchecked) var transitions = TransitionState()
     /// The environment the traversal is entering while its `updateProperties`
     /// (`propertiesComeNext`) or its layout (`layoutComesNext`) is still to
     /// come in this visit: that work marked on it then needs no marks on its
@@ -488,12 +495,19 @@ public final class TraitWorld {
         stats.updates += 1
         beginNumberedUpdate()
         stats.lastUpdateVisited = 0
+        // A rotation or resize tells the controllers before any trait changes.
+        try deliverNotedTransitions()
         var pass = 0
         while true {
             if pass > 0 {
                 // What callbacks changed since (values a host compares) is work too.
                 try checkBeforeApplyingWork()
-                if !hasRemainingWork() { break }
+                if !hasRemainingWork() {
+                    // A transition's completions come once it settled; what they change is applied too.
+                    guard try runTransitionCompletions() else { break }
+                    try checkBeforeApplyingWork()
+                    if !hasRemainingWork() { break }
+                }
             }
             if pass == maximumPasses {
                 throw TraitError("update did not settle after \(maximumPasses) passes: callbacks keep changing traits or requesting work")
@@ -503,6 +517,7 @@ public final class TraitWorld {
             hasPendingWork = false
             trace(.updateBegan(pass: pass))
             try runPass()
+            try runTransitionAnimations()
         }
         hasPendingWork = false
     }
@@ -1099,6 +1114,7 @@ public final class TraitWorld {
     /// `e` and, with `subtree`, everything below `e`, delivering change
     /// callbacks now; layout is left for the next update.
     func updateTraitsNow(along e: TraitEnvironment, subtree: Bool = true) throws {
+        try deliverNotedTransitions()
         reparentPresentations()
         guard e.isInWindowScene || e.kind == .screen else { return }
         var path: [TraitEnvironment] = []

@@ -541,7 +541,7 @@ extension LuaHost {
     }
 
     /// `{ width = W, height = H }` in points.
-    private func pushSize(_ size: Size) {
+    func pushSize(_ size: Size) {
         L.newTable(nrec: 2)
         for (key, v) in [("width", size.width), ("height", size.height)] {
             // Whole points read as integers ({ width = 932, height = 430 }).

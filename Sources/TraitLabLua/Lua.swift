@@ -170,6 +170,7 @@ enum BoxKind: Int32 {
     case environment = 1, definition, enumeration, collection, mutableTraits, overrides, color, registration
     case environmentKey, swiftUIView, hostingConfiguration, representable, plugin
     case font   // ui.Font and ui.FontMetrics (TypeLibrary.swift)
+    case transitionCoordinator   // TransitionLibrary.swift
 }
 
 // MARK: - Stack helpers
