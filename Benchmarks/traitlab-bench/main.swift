@@ -48,6 +48,10 @@ struct Options {
     var promptRuns: Int { quick ? 2 : 11 }
     var specFiles: Int { quick ? 20 : 500 }
     var specRuns: Int { quick ? 1 : 3 }
+    /// Catalogue colours: resolutions per loop, sets in the catalogue, loads.
+    var resourceReads: Int { quick ? 100_000 : 2_000_000 }
+    var catalogSets: Int { 500 }
+    var catalogLoads: Int { quick ? 3 : 11 }
 }
 
 func parseOptions(_ args: [String]) -> Options {
@@ -67,7 +71,7 @@ func parseOptions(_ args: [String]) -> Options {
         case "--views": guard let n = Int(value()), n > 0 else { fail("--views needs a positive count") }; o.views = n
         case "--iterations": guard let n = Int(value()), n > 0 else { fail("--iterations needs a positive count") }; o.iterations = n
         case "-h", "--help":
-            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects|lua-fresh-read|observable --views N [--iterations K]"
+            print("usage: traitlab-bench [--quick] [--no-targets] | --case root-change|leaf-change|idle-update|memory|lua-memory|lua-memory-registration|lua-root-change[-registration|-layout]|lua-objects|lua-fresh-read|observable|resources --views N [--iterations K]"
                   + " | --case spec-files --views FILES [--iterations RUNS] | --print-workload [--quick]")
             exit(0)
         default: fail("unknown option '\(args[i])'")
@@ -122,6 +126,15 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
                   + " tracked read \(duration(f.trackedRead)) = \(ratio(f.trackedRead / f.plainRead));"
                   + " ui.update() comparing 1,000 observables × 10 depended-on properties \(duration(f.updateWithCheck)),"
                   + " with nothing to compare \(duration(f.updateWithoutCheck))")
+        } else if name == "resources" {
+            // The "resources" rows alone (--views: resolutions per loop; --iterations: runs and loads).
+            let f = measureResources(reads: o.views, sets: o.catalogSets, repeats: o.iterations, loads: o.iterations)
+            if let e = f.error { throw BenchError(e) }
+            print("resources catalogue colour resolved, light/dark \(duration(f.resolve)) / trait read \(duration(f.traitRead))"
+                  + " = \(ratio(f.resolve / f.traitRead)) (target 2×); same collection \(duration(f.resolveSame)) / \(duration(f.traitReadSame))"
+                  + " = \(ratio(f.resolveSame / f.traitReadSame)); loading \(f.sets) sets \(duration(f.load)) (target 50 ms);"
+                  + " Swift: resolved \(duration(f.engineResolve)) / trait read \(duration(f.engineTraitRead)) = \(ratio(f.engineResolve / f.engineTraitRead)),"
+                  + " loading \(duration(f.engineLoad))")
         } else if name == "spec-files" {
             // --views is the number of files here.
             let f = measureSpecFiles(files: o.views, runs: o.iterations)
@@ -264,6 +277,17 @@ func runAll(_ o: Options) -> Int32 {
     print(row("  (against one plain field read)", ["", duration(b.plainRead), ratio(b.viewRead / b.plainRead)]))
     report.check("Lua reads of a trait return its value", b.valuesRead && b.error == nil, b.error ?? "")
 
+    // What traits resolve to: a catalogue colour, and loading a catalogue.
+    let rs = measureResources(reads: o.resourceReads, sets: o.catalogSets, repeats: o.luaRepeats, loads: o.catalogLoads)
+    print(header("resources: \(grouped(rs.reads)) resolutions per loop", ["resolve", "trait read", "ratio"]))
+    print(row("color:resolvedColor(tc), light/dark", [duration(rs.resolve), duration(rs.traitRead), ratio(rs.resolve / rs.traitRead)]))
+    print(row("  the same collection each time", [duration(rs.resolveSame), duration(rs.traitReadSame), ratio(rs.resolveSame / rs.traitReadSame)]))
+    print(row("Swift: resolvedColor(with:), light/dark", [duration(rs.engineResolve), duration(rs.engineTraitRead),
+                                                          ratio(rs.engineResolve / rs.engineTraitRead)]))
+    print(row("Swift: AssetCatalog(path:files:), \(rs.sets) sets", [duration(rs.engineLoad), sig3(rs.engineLoad / Double(rs.sets) * 1e6) + " µs/set", ""]))
+    print(row("ui.AssetCatalog(path), \(rs.sets) sets", [duration(rs.load), sig3(rs.load / Double(rs.sets) * 1e6) + " µs/set", ""]))
+    report.check("a 500-set catalogue loads and its colour resolves as written", rs.loaded && rs.error == nil, rs.error ?? "")
+
     // ui.Observable.
     let ob = measureObservable(reads: o.luaReads, repeats: o.luaRepeats)
     print(header("ui.Observable: \(grouped(ob.reads)) reads per loop", ["observable", "plain table", "ratio"]))
@@ -384,6 +408,11 @@ func runAll(_ o: Options) -> Int32 {
     report.target("view.traitCollection.someTrait vs a table field read", b.viewRead / b.nestedPlainRead, limit: 8) { ratio($0) }
     report.target("untracked read of a ui.Observable property nothing depends on vs a table field read", ob.error == nil ? ob.untrackedRead / ob.plainRead : nil, limit: 2) { ratio($0) }
     report.target("untracked read of a ui.Observable property a layout depends on vs a table field read", ob.error == nil ? ob.dependedRead / ob.plainRead : nil, limit: 2) { ratio($0) }
+    report.target("catalogue colour resolved vs a trait read (Lua)", rs.error == nil ? rs.resolve / rs.traitRead : nil,
+                  limit: 2) { ratio($0) }
+    report.target("catalogue colour resolved vs a trait read (Swift)", rs.error == nil ? rs.engineResolve / rs.engineTraitRead : nil,
+                  limit: 2) { ratio($0) }
+    report.target("loading a \(rs.sets)-set catalogue", rs.error == nil ? rs.load * 1000 : nil, limit: 50) { sig3($0) + " ms" }
     report.target("start-up vs lua5.4", h.startTraitlab / h.startLua, limit: 2) { ratio($0) }
     report.target("traitlab test -j 1, time vs busted (files/s at least busted's)", sf.error == nil ? sf.traitlabJ1 / sf.busted : nil, limit: 1) { ratio($0) }
     report.target("traitlab test -j 2, time vs busted", sf.error == nil ? sf.traitlabJ2 / sf.busted : nil, limit: 1) { ratio($0) }

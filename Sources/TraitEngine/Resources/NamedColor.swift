@@ -52,11 +52,13 @@ public final class NamedColor {
     /// set's `Contents.json`).
     public let source: String
     private let resolver: (TraitCollection) -> ColorResolution
-    // The last resolution and the collection it was made for: a holder asks
-    // again with the same collection (or one equal in the traits read) far
-    // more often than with a different one.
-    @exclusivity(unchecked) private var lastCollection: TraitCollection?
-    @exclusivity(unchecked) private var lastResolution: ColorResolution?
+    // The last few resolutions and the collections they were made for: a
+    // holder asks again with the same collection (or one equal in the traits
+    // read) far more often than with a different one, and a scene's views
+    // share a handful of collections (light and dark, base and elevated).
+    @exclusivity(unchecked) private var recent: [(collection: TraitCollection, resolution: ColorResolution)] = []
+    @exclusivity(unchecked) private var nextSlot = 0
+    private static let recentCount = 4
 
     init(name: String, kind: Kind, traitsRead: [TraitDefinition], source: String,
          resolver: @escaping (TraitCollection) -> ColorResolution) {
@@ -69,17 +71,23 @@ public final class NamedColor {
 
     /// The colour for `traits` and the traits that chose it.
     public func resolution(with traits: TraitCollection) -> ColorResolution {
-        if let last = lastResolution, let c = lastCollection {
-            if c === traits { return last }
-            if traitsRead.allSatisfy({ c.rawValue($0) == traits.rawValue($0) }) {
-                lastCollection = traits
-                return last
-            }
+        for entry in recent where entry.collection === traits { return entry.resolution }
+        if let same = recent.first(where: { e in traitsRead.allSatisfy { e.collection.rawValue($0) == traits.rawValue($0) } }) {
+            remember(traits, same.resolution)
+            return same.resolution
         }
         let r = resolver(traits)
-        lastCollection = traits
-        lastResolution = r
+        remember(traits, r)
         return r
+    }
+
+    private func remember(_ traits: TraitCollection, _ r: ColorResolution) {
+        if recent.count < NamedColor.recentCount {
+            recent.append((traits, r))
+        } else {
+            recent[nextSlot] = (traits, r)
+            nextSlot = (nextSlot + 1) % NamedColor.recentCount
+        }
     }
 
     /// The colour for `traits` (`UIColor.resolvedColor(with:)`).
