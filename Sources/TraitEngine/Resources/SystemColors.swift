@@ -16,13 +16,23 @@
 ///   with that style, contrast and level. The elevated and increased-contrast
 ///   backgrounds are the HIG's grey values (`systemGray6` dark is
 ///   `secondarySystemBackground` dark, and so on), which the table shows.
-///   Where a colour has no recorded increased-contrast value the row leaves
-///   it out and the colour does not read `accessibilityContrast`.
+///   The HIG's "Accessibility" page ("Color and effects": Increase Contrast
+///   "increases the contrast between app foreground and background colors")
+///   and `UIAccessibilityContrast` (`.high`) say these colours change with
+///   increased contrast; Apple publishes no values for them.
+/// - `uikitHigh`: the increased-contrast cells of those rows. They are the
+///   values recalled from `resolvedColor(with:)` on the iOS 17 simulator
+///   with `accessibilityContrast = .high` (a recollection, not re-measured in
+///   this repository: no simulator runs here). Each is the normal colour
+///   with a higher alpha, or a darker (light) / lighter (dark) opaque grey;
+///   `link` takes `systemBlue`'s increased-contrast values from the HIG's
+///   table. Check them against a simulator before relying on an exact alpha.
 enum SystemColorTable {
     static let hig = "HIG, Color, Specifications: iOS/iPadOS system colors (before June 2025)"
     static let hig26 = "HIG, Color, Specifications: iOS/iPadOS system colors (June 2025 update, iOS 26)"
     static let higGray = "HIG, Color, Specifications: iOS/iPadOS system gray colors"
     static let uikit = "UIKit: resolvedColor(with:) on the iOS 17 simulator (the HIG names this colour, no values)"
+    static let uikitHigh = "UIKit: resolvedColor(with:) on the iOS 17 simulator (normal cells); increased-contrast cells recalled from the same, not re-measured (see uikitHigh above)"
     static let uikitGray = "UIKit: resolvedColor(with:) on the iOS 17 simulator; the values are the HIG's system grays"
 
     /// One colour: (name, light, dark, light high contrast, dark high
@@ -53,21 +63,21 @@ enum SystemColorTable {
         ("systemGray4", "#D1D1D6", "#3A3A3C", "#BCBCC0", "#444446", "", "", higGray),
         ("systemGray5", "#E5E5EA", "#2C2C2E", "#D8D8DC", "#363638", "", "", higGray),
         ("systemGray6", "#F2F2F7", "#1C1C1E", "#EBEBF0", "#242426", "", "", higGray),
-        // Text (no values in the HIG; no increased-contrast value recorded).
-        ("label", "#000000", "#FFFFFF", "", "", "", "", uikit),
-        ("secondaryLabel", "#3C3C4399", "#EBEBF599", "", "", "", "", uikit),
-        ("tertiaryLabel", "#3C3C434D", "#EBEBF54D", "", "", "", "", uikit),
-        ("quaternaryLabel", "#3C3C432E", "#EBEBF529", "", "", "", "", uikit),
-        ("placeholderText", "#3C3C434D", "#EBEBF54D", "", "", "", "", uikit),
+        // Text (no values in the HIG; increased contrast recalled, see uikitHigh).
+        ("label", "#000000", "#FFFFFF", "#000000", "#FFFFFF", "", "", uikitHigh),
+        ("secondaryLabel", "#3C3C4399", "#EBEBF599", "#3C3C43AD", "#EBEBF5AD", "", "", uikitHigh),
+        ("tertiaryLabel", "#3C3C434D", "#EBEBF54D", "#3C3C4366", "#EBEBF566", "", "", uikitHigh),
+        ("quaternaryLabel", "#3C3C432E", "#EBEBF529", "#3C3C4342", "#EBEBF53D", "", "", uikitHigh),
+        ("placeholderText", "#3C3C434D", "#EBEBF54D", "#3C3C4366", "#EBEBF566", "", "", uikitHigh),
         // Fills.
-        ("systemFill", "#78788033", "#7878805C", "", "", "", "", uikit),
-        ("secondarySystemFill", "#78788029", "#78788052", "", "", "", "", uikit),
-        ("tertiarySystemFill", "#7676801F", "#7676803D", "", "", "", "", uikit),
-        ("quaternarySystemFill", "#74748014", "#7676802E", "", "", "", "", uikit),
+        ("systemFill", "#78788033", "#7878805C", "#78788047", "#78788070", "", "", uikitHigh),
+        ("secondarySystemFill", "#78788029", "#78788052", "#7878803D", "#78788066", "", "", uikitHigh),
+        ("tertiarySystemFill", "#7676801F", "#7676803D", "#76768033", "#76768052", "", "", uikitHigh),
+        ("quaternarySystemFill", "#74748014", "#7676802E", "#74748029", "#76768047", "", "", uikitHigh),
         // Separators and link.
-        ("separator", "#3C3C434A", "#54545899", "", "", "", "", uikit),
-        ("opaqueSeparator", "#C6C6C8", "#38383A", "", "", "", "", uikit),
-        ("link", "#007AFF", "#0984FF", "", "", "", "", uikit),
+        ("separator", "#3C3C434A", "#54545899", "#3C3C435E", "#545458B3", "", "", uikitHigh),
+        ("opaqueSeparator", "#C6C6C8", "#38383A", "#A0A0A5", "#48484A", "", "", uikitHigh),
+        ("link", "#007AFF", "#0984FF", "#0040DD", "#409CFF", "", "", uikitHigh),
         // Backgrounds: elevated in dark appearance (presented and popover content).
         ("systemBackground", "#FFFFFF", "#000000", "#FFFFFF", "#000000", "#1C1C1E", "#242426", uikitGray),
         ("secondarySystemBackground", "#F2F2F7", "#1C1C1E", "#EBEBF0", "#242426", "#2C2C2E", "#363638", uikitGray),
