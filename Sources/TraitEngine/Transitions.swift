@@ -15,8 +15,8 @@
 /// }
 /// ```
 public final class TransitionCoordinator {
-    /// The scene whose size changes.
-    public unowned let scene: WindowScene
+    /// The scene whose size changes (nil once it is freed).
+    public private(set) weak var scene: WindowScene?
     /// The scene's size before the transition, and after it.
     public let fromSize: Size, toSize: Size
     /// Whether ``animate(alongside:completion:)`` still queues work: until
@@ -52,14 +52,20 @@ public final class TransitionCoordinator {
 /// The transitions a world has noted and not yet delivered, and the
 /// coordinators whose functions are still to run.
 struct TransitionState {
-    /// Scenes that rotated or resized since the last update, with their size then.
-    var noted: [(scene: WindowScene, from: Size)] = []
+    /// Scenes that rotated or resized since the last update, with their size
+    /// then (held weakly: a scene released before the update has no transition).
+    var noted: [NotedTransition] = []
     /// Coordinators whose alongside functions run after the next pass.
     var animating: [TransitionCoordinator] = []
     /// Coordinators whose completions run once the update settles.
     var completing: [TransitionCoordinator] = []
 
     var isEmpty: Bool { noted.isEmpty && animating.isEmpty && completing.isEmpty }
+}
+
+struct NotedTransition {
+    weak var scene: WindowScene?
+    let from: Size
 }
 
 extension TraitWorldDelegate {
@@ -77,7 +83,7 @@ extension TraitWorld {
     func noteTransition(of scene: WindowScene) {
         guard scene.isConnected, let size = scene.geometry?.size,
               !transitions.noted.contains(where: { $0.scene === scene }) else { return }
-        transitions.noted.append((scene, size))
+        transitions.noted.append(NotedTransition(scene: scene, from: size))
         hasPendingWork = true
     }
 
@@ -89,8 +95,8 @@ extension TraitWorld {
         guard !transitions.noted.isEmpty else { return }
         let noted = transitions.noted
         transitions.noted.removeAll()
-        for (scene, from) in noted {
-            guard scene.isConnected, let to = scene.geometry?.size, to != from else { continue }
+        for n in noted {
+            guard let scene = n.scene, scene.isConnected, case let from = n.from, let to = scene.geometry?.size, to != from else { continue }
             let coordinator = TransitionCoordinator(scene: scene, from: from, to: to)
             transitions.animating.append(coordinator)
             transitions.completing.append(coordinator)
@@ -103,17 +109,6 @@ extension TraitWorld {
                 if upcoming != c.traitCollection { try willTransition(c, to: upcoming, coordinator) }
             }
             for c in controllers { try viewWillTransition(c, to: to, coordinator) }
-            // What the new size resizes lays out at this update: the windows,
-            // the root and presented controllers' views and the presentations'
-            // containers (what sits below them is placed by their layout).
-            for w in scene.windows { w.setNeedsLayout() }
-            for c in controllers {
-                if let pc = c as? PresentationController {
-                    pc.setNeedsLayout()
-                } else if let vc = c.asViewController, vc.parent == nil {
-                    vc.viewIfLoaded?.setNeedsLayout()
-                }
-            }
         }
     }
 
