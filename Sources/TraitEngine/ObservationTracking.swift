@@ -36,6 +36,10 @@ extension TraitEnvironment {
     /// it tracked does: `setNeedsLayout` (of a view controller's view),
     /// `setNeedsDisplay`, `setNeedsUpdateProperties` or `setNeedsUpdateConstraints`.
     public func invalidate(_ work: TrackedWork) {
+        // A presentation controller's tracked work is its container's layout.
+        if work == .layout, kind == .presentationController {
+            return unsafeDowncast(self, to: PresentationController.self).setNeedsLayout()
+        }
         let view = asView ?? asViewController?.viewIfLoaded
         switch work {
         case .layout: view?.setNeedsLayout()
