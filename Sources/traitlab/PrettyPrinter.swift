@@ -111,7 +111,14 @@ return function(use_color, ...)
   color = use_color
   local out = {}
   for i = 1, select("#", ...) do
-    out[i] = render((select(i, ...)), "", {}, 0)
+    local v = (select(i, ...))
+    -- A string of several lines (a dump, a report) prints as it is, as
+    -- lua5.4's prompt prints every string; one line stays quoted.
+    if type(v) == "string" and v:find("\n", 1, true) then
+      out[i] = v:gsub("\n$", "")
+    else
+      out[i] = render(v, "", {}, 0)
+    end
   end
   return concat(out, "\t")
 end

@@ -72,6 +72,14 @@ type_line 'end'
 type_line 'double(50)'
 check_line "the multi-line function works" '100' 2
 
+# A string of several lines (ui.dump's text) shows as it is, as lua5.4's
+# prompt prints strings; a one-line string stays quoted.
+type_line 'sc = ui.WindowScene { name = "dumped" }; ui.Window { windowScene = sc, name = "w1" }'
+type_line 'ui.dump(sc)'
+check_line "a multi-line string (ui.dump) prints as it is, no escapes" '└─ Window "w1"' 2
+type_line '"one" .. " line"'
+check_line "a one-line string stays quoted" '"one line"' 2
+
 type_line '=double(1000)'
 check_line "=expr prints" '2000' 2
 
