@@ -1025,7 +1025,9 @@ public final class TraitWorld {
         e.pending.insert(.subtreeTraits)
         if tracer != nil { trace(.traitsChanged(e, diff.definitions)) }
         if e.isView {
-            if diff.affectsColor { unsafeDowncast(e, to: View.self).setNeedsDisplay() }
+            if diff.affectsColor || (e.extras != nil && unsafeDowncast(e, to: View.self).imageReads(anyOf: diff.definitions)) {
+                unsafeDowncast(e, to: View.self).setNeedsDisplay()
+            }
             if e.hasTrackedTraits { invalidateTracked(e, unsafeDowncast(e, to: View.self), diff.ids) }
             // A controller's tracked callbacks also read its view's collection;
             // without overrides the view's change was the controller's (handled).

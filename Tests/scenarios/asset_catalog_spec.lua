@@ -185,6 +185,34 @@ describe("asset catalogue images", function()
     assert.is_false(ok)
     assert.matches("ui.ImageView", err)
   end)
+
+  -- UIImageView shows its image's variant for its traits, so a change of a
+  -- trait in systemTraitsAffectingImageLookup that the set reads (scale,
+  -- size classes, layout direction, ...) redraws it, even when no colour
+  -- trait changed; a trait the set does not read does not.
+  it("an image view is redrawn when only a trait its image set reads changes", function()
+    local scene = ui.WindowScene { screen = ui.Screen { userInterfaceIdiom = "phone", displayScale = 3 } }
+    local window = ui.Window { windowScene = scene }
+    local root = ui.ViewController {}
+    window.rootViewController = root
+    local shown = {}
+    local iv = ui.ImageView { image = ui.Image.named("Art/Hero", hero()),
+                              draw = function(self) shown[#shown + 1] = self.resolvedImage.file end }
+    root.view:addSubview(iv)
+    ui.update()
+    assert.are.same({ "hero@3x.png" }, shown)
+    iv.traitOverrides.layoutDirection = "rightToLeft"
+    ui.update()
+    assert.are.same({ "hero@3x.png", "hero-rtl@3x.png" }, shown)
+    iv.traitOverrides.layoutDirection = "leftToRight"
+    iv.traitOverrides.horizontalSizeClass = "compact"
+    iv.traitOverrides.verticalSizeClass = "compact"
+    ui.update()
+    assert.are.equal("hero-compact@3x.png", shown[3])
+    iv.traitOverrides.legibilityWeight = "bold"   -- in Apple's list, not read by this set
+    ui.update()
+    assert.are.equal(3, #shown)
+  end)
 end)
 
 describe("a catalogue Xcode would reject", function()

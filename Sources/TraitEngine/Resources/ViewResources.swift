@@ -52,6 +52,16 @@ extension View {
     /// trait the image set reads changes, and only then.
     public var resolvedImage: ImageVariant? { image?.variant(for: traitCollection) }
 
+    /// Whether a change of `traits` can change ``resolvedImage``: the view
+    /// shows an image whose set reads one of them (its ``ImageAsset/traitsRead``,
+    /// within `systemTraitsAffectingImageLookup`). The update then schedules
+    /// the view's display, as `UIImageView` redraws when its image's variant
+    /// can change, so `draw()` and what follows it see the new variant.
+    func imageReads(anyOf traits: [TraitDefinition]) -> Bool {
+        guard let read = resources?.image?.traitsRead, !read.isEmpty else { return false }
+        return traits.contains { d in read.contains { $0 === d } }
+    }
+
     /// ``backgroundColor`` resolved for the view's trait collection, with
     /// the traits that chose it; nil when the view has no background colour.
     public func resolvedBackgroundColor() throws -> ColorResolution? {
