@@ -206,6 +206,12 @@ private func runDefinitions(_ file: String, _ interpreter: Interpreter) -> Int32
     let base = L.top
     var status = luaL_loadfilex(L, file, "t")
     if status == LUA_OK { status = interpreter.docall(0, 1) }
+    if status != LUA_OK, let text = L.string(-1), let api = bustedCall(in: text) {
+        // A spec file calls busted's API, which only `traitlab test` gives.
+        L.setTop(base)
+        message("swift export: \(file) is a spec file (it calls \(api)): export reads scripts and plugins that define traits; run specs with traitlab test")
+        return LUA_ERRRUN
+    }
     guard status == LUA_OK else { return interpreter.report(status) }
     var isManifest = false
     if lua_type(L, -1) == LUA_TTABLE {
@@ -216,6 +222,16 @@ private func runDefinitions(_ file: String, _ interpreter: Interpreter) -> Int32
     // The manifest chunk runs again inside the plugin load (it only returns a table).
     if isManifest { return interpreter.doplugin(file) }
     return interpreter.report(interpreter.settle())
+}
+
+/// The busted function an error says was missing ("attempt to call a nil
+/// value (global 'describe')"), or nil.
+private func bustedCall(in error: String) -> String? {
+    for name in ["describe", "it", "context", "spec", "test", "pending", "insulate", "expose", "setup", "teardown",
+                 "before_each", "after_each", "lazy_setup", "lazy_teardown", "strict_setup", "strict_teardown"] {
+        if error.contains("attempt to call a nil value (global '\(name)')") { return name }
+    }
+    return nil
 }
 
 /// Writes `text` to `path` through a temporary file, so a failed write leaves

@@ -160,6 +160,9 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             inv.run.jobs = n
             keepForWorker = false
         case "--update-snapshots": inv.run.updateSnapshots = true
+        case "--lua":
+            // busted's --lua starts busted again under another interpreter.
+            throw UsageError(message: "--lua: traitlab test runs busted inside TraitLab's own Lua 5.4 (the engine is part of it), so it cannot run under another interpreter; run `busted --lua=...` for that")
         case "--worker-files": inv.run.workerFiles = try value(name, inline); keepForWorker = false
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "-h", "--help":

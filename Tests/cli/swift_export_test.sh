@@ -133,6 +133,9 @@ printf 'local n = ("n"):rep(1e6)\nfor i = 1, 4 do traits.define { name = n .. i,
 run_apart /usr/bin/time -f %M -o "$tmp/rss" "$TL" swift export --memory-limit 16M "$tmp/names.lua"
 holds "--memory-limit counts the source as it is written, within 3 x the cap plus an empty export" \
   '[ $RC -eq 1 ] && [ -z "$OUT" ] && grep -q "^traitlab: swift export: not enough memory (--memory-limit of 16M reached)" <<<"$ERR" && [ "$(tail -1 "$tmp/rss")" -le $((3 * 16 * 1024 + $(tail -1 "$tmp/rss0"))) ]'
+printf 'describe("x", function() it("y", function() end) end)\n' > "$tmp/a_spec.lua"
+run_apart "$TL" swift export "$tmp/a_spec.lua"
+holds "a spec file is named as one, in one line, not with a raw error" '[ $RC -eq 1 ] && [ -z "$OUT" ] && [ "$(wc -l <<<"$ERR")" -eq 1 ] && grep -q "is a spec file (it calls describe)" <<<"$ERR"'
 
 echo
 finish

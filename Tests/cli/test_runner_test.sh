@@ -93,6 +93,8 @@ run_test helped_spec.lua --helper=helper.lua
 expect "busted's --helper" 0 '^1 passed, 0 failed$'
 run_test spec --shuffle --seed 7
 expect "busted's --shuffle --seed" 1 '^3 passed, 1 failed, 1 skipped$'
+run_test --lua=lua5.4 spec
+expect "--lua is refused with a sentence saying why" 2 'runs busted inside TraitLab.s own Lua 5.4'
 run_test --version
 expect "--version names TraitLab's, Lua's and busted's versions" 0 '^TraitLab [0-9.]+ — Lua 5\.4.* — busted 2\.'
 run_test --help
