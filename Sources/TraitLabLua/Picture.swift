@@ -163,6 +163,10 @@ struct TreePicture {
         for d in e.traitsChangedInLastUpdate where d !== trait && !shown.contains(where: { $0 === d }) && !e.containsTraitOverride(d) {
             try s += line("", d, tc.rawValue(d), colour: nil)
         }
+        // What the view shows, resolved for its traits (as dumps write it).
+        for shows in resolvedResourceLines(e) {
+            try s += "<FONT COLOR=\"#1f5fa8\">\(html(clipped(shows, to: 70)))</FONT><BR ALIGN=\"LEFT\"/>"
+        }
         if let trait {
             let v = tc.rawValue(trait)
             try s += "<FONT COLOR=\"\(colour(v))\"><B>\(html(clipped("\(clipped(trait.property, to: 70)) = \(shownValue(v, within: 70))", to: 70)))</B></FONT><BR ALIGN=\"LEFT\"/>"

@@ -307,7 +307,7 @@ extension LuaHost {
 /// What a view shows, one line per thing: `backgroundColor systemBackground
 /// → #1C1C1E (dark, elevated)`, `tintColor systemBlue → #0A84FF (dark,
 /// inherited from View "card")`, `image Hero → hero-dark@3x.png (dark, @3x)`.
-func resolvedResourceLines(_ e: TraitEnvironment) -> [String] {
+package func resolvedResourceLines(_ e: TraitEnvironment) -> [String] {
     guard let view = e as? View else { return [] }
     var lines: [String] = []
     func describe(_ property: String, _ value: ColorValue, note: String = "") {

@@ -19,6 +19,8 @@ func describeTraits(of env: TraitEnvironment, style: Style) -> String {
         let line = "  " + pad(d.property, nameWidth) + "  " + pad(value, valueWidth) + "  " + from.text
         if case .defaultValue = from { out += style.dim(line) + "\n" } else { out += line + "\n" }
     }
+    // What the view shows, resolved for these traits (:why view backgroundColor says why).
+    for line in resolvedResourceLines(env) { out += "  shows " + line + "\n" }
     return out
 }
 

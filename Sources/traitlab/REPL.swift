@@ -379,6 +379,10 @@ final class REPL {
         let traitName = String(args[args.index(after: space)...])
         let expr = trim(String(args[..<space]))
         guard let definition = definition(named: traitName, in: host.world.registry) else {
+            if resolvedProperties.contains(traitName), path == nil {
+                if let env = environment(from: expr), let text = explainResolved(traitName, for: env, style: style) { writeOut(text) }
+                return
+            }
             let hint = didYouMean(traitName, among: host.world.registry.definitions.flatMap { [$0.property, $0.name] })
             message(style.error("no trait named '\(traitName)'" + (hint.isEmpty ? " (a property name such as myAppTheme, or a trait name)" : hint)), withProgramName: false)
             return
@@ -493,6 +497,7 @@ final class REPL {
             (":tree [full] [expr]", "the trait tree below expr (default: every connected window scene)"),
             (":traits [expr]", "every trait of an environment and where its value comes from"),
             (":why expr Trait [file]", "the chain of environments that produced one trait's value"),
+            (":why expr backgroundColor", "a resolved value (also tintColor, image): the traits that chose it"),
             (":picture [expr] [file]", "the tree drawn by Graphviz into an .svg or .png (default: in $TMPDIR)"),
             ("  ... [Trait]", "with how that trait's values flow (:why with a file: one value's path)"),
             (":plugins", "the loaded plugins"),

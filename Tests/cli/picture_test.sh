@@ -44,6 +44,9 @@ expect "a failing dot: its status and message" 1 "ui.picture: dot failed \(exit 
 run "$TL" -e "$scene" -e 'print(ui.picture(scene, "d.svg"))'
 expect "with Graphviz: writes the SVG and returns the path" 0 "^d.svg$"
 grep -q 'View &quot;card&quot;' d.svg && ok "the SVG has the node labels" || bad "d.svg lacks View \"card\""
+run "$TL" -e "$scene" -e 'card.backgroundColor = ui.Color.systemBackground; scene.traitOverrides.userInterfaceStyle = "dark"; ui.update(); ui.picture(scene, "f.svg")'
+expect "a picture of a view with a background colour" 0 ""
+grep -q 'backgroundColor systemBackground → #000000 (dark)' f.svg && ok "a picture labels a view with what it shows" || bad "f.svg lacks the resolved background colour"
 
 # ---------------------------------------------------------------- sandbox
 run "$TL" --sandbox -e "$scene" -e 'ui.picture(scene, "e.svg")'

@@ -132,6 +132,12 @@ type_line ':why root.view userInterfaceStyle'
 check ":why names the override that set a value" 'override on ViewController "root"' 2
 type_line ':traits root'
 check ":traits lists every trait with its source" 'own override' 2
+type_line 'root.view.backgroundColor = ui.Color.systemBackground'
+type_line ':why root.view backgroundColor'
+check ":why on a resolved value names the colour, its hex and the traits that chose it" 'backgroundColor systemBackground → #000000 (dark)' 2
+check ":why on a resolved value says where each deciding trait comes from" 'userInterfaceStyle "dark"  ← ' 2
+type_line ':traits root.view'
+check ":traits shows what the view shows" 'shows backgroundColor systemBackground → #000000 (dark)' 2
 
 type_line 'history_marker = 4242'
 type_line ':quit'
