@@ -31,7 +31,7 @@ local function show(deviceName, screenTraits)
   return popover
 end
 
-local ipad = show("iPad", { device = "iPad Pro 13-inch (M4)", userInterfaceStyle = "light" })
+local ipad = show("iPad", { device = "iPad Pro 13-inch (M5)", userInterfaceStyle = "light" })
 show("iPhone", { device = "iPhone 15 Pro", userInterfaceStyle = "light" })
 
 -- Why: the chain each value came from (what `:why` shows in the REPL).

@@ -41,8 +41,8 @@ local rows = {
   { "iPhone, dark, sheet", "iPhone 15 Pro", { userInterfaceStyle = "dark" }, true },
   { "iPhone, high contrast", "iPhone 15 Pro", { accessibilityContrast = "high" } },
   { "iPhone, dark, high contrast", "iPhone 15 Pro", { userInterfaceStyle = "dark", accessibilityContrast = "high" } },
-  { "iPad, light", "iPad Pro 13-inch (M4)", { userInterfaceStyle = "light" } },
-  { "iPad, dark", "iPad Pro 13-inch (M4)", { userInterfaceStyle = "dark" } },
+  { "iPad, light", "iPad Pro 13-inch (M5)", { userInterfaceStyle = "light" } },
+  { "iPad, dark", "iPad Pro 13-inch (M5)", { userInterfaceStyle = "dark" } },
 }
 
 print(("%-28s %-11s %-24s %s"):format("where", "card", "icon", "title (systemBackground)"))

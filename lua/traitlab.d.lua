@@ -358,7 +358,7 @@ function TraitEnvironment:subclass(name, methods) end
 ---overrides; `setTraits` simulates the system changing a device trait.
 ---`ui.Screen.main` is the default profile, an iPhone in portrait (a device of
 ---the catalogue: `--device` chooses another). A device screen
----(`ui.Screen { device = "iPad Pro 13-inch (M4)" }`) has the device's traits
+---(`ui.Screen { device = "iPad Pro 13-inch (M5)" }`) has the device's traits
 ---and size; setting `orientation` rotates it at the next update.
 ---@class ui.Screen : TraitEnvironment
 ---@overload fun(init?: ui.Screen.init): ui.Screen

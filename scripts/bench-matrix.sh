@@ -58,7 +58,7 @@ best() {
   echo "$b"
 }
 single=$(best "$TL" test -j 2 spec)
-matrix=$(best "$TL" test -j 2 --device "iPhone SE (3rd generation),iPad Pro 13-inch (M4)" --ios 17,26 \
+matrix=$(best "$TL" test -j 2 --device "iPhone SE (3rd generation),iPad Pro 13-inch (M5)" --ios 17,26 \
   --screen userInterfaceStyle=light,dark spec)
 python3 - "$single" "$matrix" <<'PY'
 import sys

@@ -196,7 +196,7 @@ struct TextTreeDump {
 
 /// Where a screen or a window scene sits in the world, for the line that
 /// names it in dumps and pictures: a device screen's device, orientation,
-/// size and OS (`iPad Pro 13-inch (M4), portrait, 1032x1376 pt, iOS 26.0`),
+/// size and OS (`iPad Pro 13-inch (M5), portrait, 1032x1376 pt, iOS 26.0`),
 /// a scene's size when it is not the full screen (`1/3: 375x1376 pt, compact
 /// width, regular height`), a presentation's style (`popover, shown as
 /// pageSheet` where it adapts). Nil for the other environments.

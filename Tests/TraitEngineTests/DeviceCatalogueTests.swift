@@ -37,11 +37,33 @@ final class DeviceCatalogueTests: XCTestCase {
     }
 
     func testTheGuidelinesRowNameNamesTheNewestProductOfTheRow() throws {
-        XCTAssertEqual(try device("iPad Pro 13-inch").name, "iPad Pro 13-inch (M4)")
+        XCTAssertEqual(try device("iPad Pro 13-inch").name, "iPad Pro 13-inch (M5)")
         XCTAssertEqual(try device("iPad Pro 11-inch 1st–4th generation").name, "iPad Pro 11-inch (4th generation)")
         XCTAssertEqual(try device("iPhone SE 4.7-inch").name, "iPhone SE (3rd generation)")
         XCTAssertEqual(try device("iPhone SE 4-inch").name, "iPhone SE (1st generation)")
         XCTAssertEqual(try device("iPhone 15 Pro Max").aliases, [], "a product named as its row has no alias")
+    }
+
+    func testARowsFormerProductNamesStillResolve() throws {
+        // The iPad Pro (M5) (October 2025) took over the rows of the iPad Pro (M4): same screens.
+        XCTAssertEqual(try device("iPad Pro 13-inch (M4)").name, "iPad Pro 13-inch (M5)")
+        XCTAssertEqual(try device("iPad Pro 11-inch (M4)").name, "iPad Pro 11-inch (M5)")
+        XCTAssertEqual(try device("iPad Pro 13-inch (M5)").aliases, ["iPad Pro 13-inch", "iPad Pro 13-inch (M4)"])
+        XCTAssertThrowsError(try device("ipad pro 13-inch (m4)")) { e in
+            XCTAssertEqual(message(of: e), "no device named \"ipad pro 13-inch (m4)\" in the catalogue (did you mean \"iPad Pro 13-inch (M5)\"?)")
+        }
+    }
+
+    func testTheMiniIPhonesReportTheSizeAppsSeeWithTheGuidelinesSizeBesideIt() throws {
+        for name in ["iPhone 12 mini", "iPhone 13 mini"] {
+            let d = try device(name)
+            XCTAssertEqual(d.portraitSize, Size(375, 812), name)
+            XCTAssertEqual(d.guidelinesSize, Size(360, 780), name)
+            XCTAssertEqual(d.source, DeviceCatalogue.earlierLayoutGuidelines, name)
+            XCTAssertEqual(try d.scene(.full, orientation: .landscapeLeft).size, Size(812, 375), name)
+        }
+        let others = DeviceCatalogue.devices.filter { $0.portraitSize != $0.guidelinesSize }.map(\.name)
+        XCTAssertEqual(others, ["iPhone 13 mini", "iPhone 12 mini"], "only the minis differ from the guidelines")
     }
 
     func testAnUnknownNameIsAnErrorThatSuggestsTheRightSpelling() {
@@ -123,7 +145,7 @@ final class DeviceCatalogueTests: XCTestCase {
         XCTAssertEqual(DeviceCatalogue.devices.map(\.guidelinesName), rows.map { $0[0] }, "the same rows in the same order")
         for r in rows {
             let d = try device(r[0])
-            XCTAssertEqual(d.portraitSize.description, r[1] + " pt", r[0])
+            XCTAssertEqual(d.guidelinesSize.description, r[1] + " pt", r[0])
             XCTAssertEqual(d.scale, Double(r[2]), r[0])
             XCTAssertEqual(d.idiom, r[0].hasPrefix("iPad") ? .pad : .phone, r[0])
         }
@@ -164,7 +186,7 @@ final class DeviceCatalogueTests: XCTestCase {
         XCTAssertEqual(t[Sys.imageDynamicRange], .string("standard"))
         XCTAssertEqual(t[Sys.horizontalSizeClass], .string("compact"))
         XCTAssertEqual(t[Sys.verticalSizeClass], .string("compact"))
-        let pad = try device("iPad Pro 13-inch (M4)").screenTraits(.portrait, settings: settings)
+        let pad = try device("iPad Pro 13-inch (M5)").screenTraits(.portrait, settings: settings)
         XCTAssertEqual(pad[Sys.userInterfaceIdiom], .string("pad"))
         XCTAssertEqual(pad[Sys.displayGamut], .string("P3"))
         XCTAssertEqual(pad[Sys.forceTouchCapability], .string("unavailable"))
@@ -190,7 +212,7 @@ final class DeviceCatalogueTests: XCTestCase {
         XCTAssertEqual(try phone.scene(.full, orientation: .landscapeLeft).size, Size(932, 430))
         XCTAssertEqual(try phone.scene(.full, orientation: .landscapeRight).size, Size(932, 430))
         XCTAssertEqual(try phone.scene(.full, orientation: .portrait).size, Size(430, 932))
-        let pad = try device("iPad Pro 13-inch (M4)")
+        let pad = try device("iPad Pro 13-inch (M5)")
         XCTAssertEqual(try pad.scene(.full, orientation: .landscapeRight).size, Size(1376, 1032))
         XCTAssertEqual(try pad.scene(.full, orientation: .portraitUpsideDown).size, Size(1032, 1376))
     }
@@ -286,7 +308,7 @@ final class DeviceCatalogueTests: XCTestCase {
             }
         }
         let untabled = DeviceCatalogue.devices.filter { !covered.contains($0.name) }.map(\.name)
-        XCTAssertEqual(untabled, ["iPad Pro 13-inch (M4)", "iPad Pro (9.7-inch)", "iPad Air (5th generation)",
+        XCTAssertEqual(untabled, ["iPad Pro 13-inch (M5)", "iPad Pro (9.7-inch)", "iPad Air (5th generation)",
                                   "iPad Air (3rd generation)", "iPad Air 2", "iPad (9th generation)",
                                   "iPad mini (A17 Pro)", "iPhone 6 Plus", "iPhone 6"], "the devices the table leaves out")
     }
@@ -447,7 +469,7 @@ final class DeviceCatalogueTests: XCTestCase {
     }
 
     func testCustomSizesFollowTheRuleAtItsBounds() throws {
-        let pad = try device("iPad Pro 13-inch (M4)")
+        let pad = try device("iPad Pro 13-inch (M5)")
         func custom(_ w: Double, _ h: Double) throws -> SceneGeometry { try pad.scene(.custom(Size(w, h)), orientation: .landscapeLeft) }
         XCTAssertEqual(try custom(677, 800).sizeClasses, .compactRegular)
         XCTAssertEqual(try custom(678, 800).sizeClasses, .regularRegular)
@@ -470,13 +492,13 @@ final class DeviceCatalogueTests: XCTestCase {
     }
 
     func testDevicesAndFractionsNoTableListsFollowTheRule() throws {
-        let thirteen = try device("iPad Pro 13-inch (M4)")
+        let thirteen = try device("iPad Pro 13-inch (M5)")
         XCTAssertEqual(try thirteen.scene(.full, orientation: .portrait), SceneGeometry(size: Size(1032, 1376), sizeClasses: .regularRegular, basis: .rule))
         XCTAssertEqual(try thirteen.scene(.half, orientation: .landscapeLeft), SceneGeometry(size: Size(683, 1032), sizeClasses: .regularRegular, basis: .rule))
         XCTAssertEqual(try thirteen.scene(.twoThirds, orientation: .portrait), SceneGeometry(size: Size(647, 1376), sizeClasses: .compactRegular, basis: .rule))
-        let elevenM4 = try device("iPad Pro 11-inch (M4)")
-        XCTAssertEqual(try elevenM4.scene(.half, orientation: .landscapeLeft), SceneGeometry(size: Size(600, 834), sizeClasses: .compactRegular, basis: .rule))
-        XCTAssertEqual(try elevenM4.scene(.twoThirds, orientation: .landscapeLeft), SceneGeometry(size: Size(880, 834), sizeClasses: .regularRegular, basis: .rule))
+        let elevenM5 = try device("iPad Pro 11-inch (M5)")
+        XCTAssertEqual(try elevenM5.scene(.half, orientation: .landscapeLeft), SceneGeometry(size: Size(600, 834), sizeClasses: .compactRegular, basis: .rule))
+        XCTAssertEqual(try elevenM5.scene(.twoThirds, orientation: .landscapeLeft), SceneGeometry(size: Size(880, 834), sizeClasses: .regularRegular, basis: .rule))
         XCTAssertEqual(try device("iPhone 6 Plus").scene(.full, orientation: .landscapeLeft).sizeClasses, .regularCompact)
     }
 
@@ -497,7 +519,9 @@ final class DeviceCatalogueTests: XCTestCase {
         for d in DeviceCatalogue.devices {
             let p = try d.scene(.full, orientation: .portrait), l = try d.scene(.full, orientation: .landscapeLeft)
             let rule = p.basis == .rule ? " (rule)" : ""
-            lines.append("| \(d.name) | \(d.aliases.first ?? "") | \(formatPoints(d.portraitSize.width)) × \(formatPoints(d.portraitSize.height)) "
+            let guidelines = d.guidelinesSize == d.portraitSize ? ""
+                : " (guidelines: \(formatPoints(d.guidelinesSize.width)) × \(formatPoints(d.guidelinesSize.height)))"
+            lines.append("| \(d.name) | \(d.aliases.joined(separator: ", ")) | \(formatPoints(d.portraitSize.width)) × \(formatPoints(d.portraitSize.height))\(guidelines) "
                 + "| @\(formatPoints(d.scale))x | \(d.gamut.rawValue) | \(d.forceTouch ? "yes" : "no") | \(d.hdr ? "yes" : "no") "
                 + "| \(short(p.sizeClasses))\(rule) | \(short(l.sizeClasses))\(rule) |")
         }

@@ -47,10 +47,10 @@ describe('other', function() it('passes', function() assert.truthy(ui.ios) end) 
 LUA
 cd "$tmp/specs" || exit 1
 combo='\[iPhone SE \(3rd generation\), iOS 17, userInterfaceStyle=dark\]'
-run "$TL" test --device "iPhone SE (3rd generation),iPad Pro 13-inch (M4)" --ios 17,26 --screen userInterfaceStyle=light,dark .
+run "$TL" test --device "iPhone SE (3rd generation),iPad Pro 13-inch (M5)" --ios 17,26 --screen userInterfaceStyle=light,dark .
 expect "a matrix runs every file once per combination; the closing line counts every run test" 1 \
   '^20 passed, 4 failed$' "^$combo +3 +0 +0$" \
-  '^\[iPad Pro 13-inch \(M4\), iOS 26, userInterfaceStyle=light\] +2 +1 +0$' \
+  '^\[iPad Pro 13-inch \(M5\), iOS 26, userInterfaceStyle=light\] +2 +1 +0$' \
   '^\[iPhone SE \(3rd generation\), iOS 17, userInterfaceStyle=light\] style is dark$'
 run "$TL" test --ios 17,26 -j 2 .
 expect "-j 2 spreads files and combinations over workers" 1 '^4 passed, 2 failed$' '^\[iOS 17\] +2 +1 +0$'

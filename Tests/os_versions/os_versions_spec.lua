@@ -63,7 +63,7 @@ describe("iOS " .. major, function()
   -- WWDC24 "What's new in UIKit": iOS 18 tracks the traits layoutSubviews
   -- (and the other update methods) read and invalidates them automatically.
   it("a trait read in layoutSubviews is tracked from iOS 18", function()
-    local screen = ui.Screen { name = "s", device = "iPad Pro 13-inch (M4)" }
+    local screen = ui.Screen { name = "s", device = "iPad Pro 13-inch (M5)" }
     local scene = ui.WindowScene { screen = screen }
     local window = ui.Window { windowScene = scene }
     local view = ui.View {}

@@ -38,13 +38,13 @@ describe("the device catalogue", function()
     assert.is_true(#ui.devices >= 50)
     local names = {}
     for _, n in ipairs(ui.devices) do names[n] = true end
-    for _, n in ipairs { "iPad Pro 13-inch (M4)", "iPhone 15 Pro Max", "iPhone SE (3rd generation)", ui.Screen.main.device } do
+    for _, n in ipairs { "iPad Pro 13-inch (M5)", "iPhone 15 Pro Max", "iPhone SE (3rd generation)", ui.Screen.main.device } do
       assert.is_true(names[n], n)
     end
   end)
 
   it("gives a device screen the device's traits and portrait size (HIG screen-size table)", function()
-    local ipad = ui.Screen { device = "iPad Pro 13-inch (M4)" }
+    local ipad = ui.Screen { device = "iPad Pro 13-inch (M5)" }
     assert.same({ width = 1032, height = 1376 }, ipad.size)
     local tc = ipad.traitCollection
     assert.equal("pad", tc.userInterfaceIdiom)
@@ -57,7 +57,21 @@ describe("the device catalogue", function()
   end)
 
   it("accepts the guidelines' own row name for a device", function()
-    assert.equal("iPad Pro 13-inch (M4)", ui.Screen { device = "iPad Pro 13-inch" }.device)
+    assert.equal("iPad Pro 13-inch (M5)", ui.Screen { device = "iPad Pro 13-inch" }.device)
+  end)
+
+  it("names a row for its newest product and still accepts the names it had before", function()
+    -- The iPad Pro (M5) took over the guidelines' rows of the iPad Pro (M4) (same screens).
+    assert.equal("iPad Pro 13-inch (M5)", ui.Screen { device = "iPad Pro 13-inch (M4)" }.device)
+    assert.equal("iPad Pro 11-inch (M5)", ui.Screen { device = "iPad Pro 11-inch (M4)" }.device)
+    assert.same({ width = 834, height = 1210 }, ui.Screen { device = "iPad Pro 11-inch (M4)" }.size)
+  end)
+
+  it("gives the iPhone 12 mini and 13 mini the size UIKit reports to apps, not the guidelines' 360 x 780", function()
+    for _, name in ipairs { "iPhone 12 mini", "iPhone 13 mini" } do
+      assert.same({ width = 375, height = 812 }, ui.Screen { device = name }.size, name)
+      assert.same({ width = 812, height = 375 }, ui.Screen { device = name, orientation = "landscapeLeft" }.size, name)
+    end
   end)
 
   it("refuses an unknown device, suggesting the right spelling", function()
@@ -154,7 +168,7 @@ describe("iPad full screen, Split View and Slide Over", function()
 
   it("Slide Over is compact width, regular height in both orientations (SO)", function()
     for _, o in ipairs { "portrait", "landscapeLeft" } do
-      local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M4)", orientation = o }, "slideOver")
+      local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M5)", orientation = o }, "slideOver")
       assert.equal("compact/regular", classes(view), o)
       assert.equal("slideOver", scene.size)
     end
@@ -169,18 +183,18 @@ end)
 describe("sizes no table lists follow one rule", function()
   -- docs/devices.md: regular width from 678 x 414 points, regular height from 568.
   it("a Stage Manager window of 700 x 900 is regular width, regular height", function()
-    local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M4)" }, { width = 700, height = 900 })
+    local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M5)" }, { width = 700, height = 900 })
     assert.equal("regular/regular", classes(view))
     assert.same({ width = 700, height = 900 }, scene.size)
   end)
 
   it("narrower than 678 points is compact width", function()
-    local _, view = world(ui.Screen { device = "iPad Pro 13-inch (M4)" }, { width = 677, height = 900 })
+    local _, view = world(ui.Screen { device = "iPad Pro 13-inch (M5)" }, { width = 677, height = 900 })
     assert.equal("compact/regular", classes(view))
   end)
 
   it("shorter than 568 points is compact height", function()
-    local _, view = world(ui.Screen { device = "iPad Pro 13-inch (M4)" }, { width = 900, height = 567 })
+    local _, view = world(ui.Screen { device = "iPad Pro 13-inch (M5)" }, { width = 900, height = 567 })
     assert.equal("regular/compact", classes(view))
   end)
 
@@ -219,7 +233,7 @@ describe("rotations and resizes are trait changes like any other", function()
   end)
 
   it("resizing an iPad scene from full screen to Slide Over and back", function()
-    local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M4)" })
+    local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M5)" })
     local seen = {}
     view:registerForTraitChanges({ traits.HorizontalSizeClass }, function(v) seen[#seen + 1] = v.traitCollection.horizontalSizeClass end)
     scene.size = "slideOver"
@@ -230,7 +244,7 @@ describe("rotations and resizes are trait changes like any other", function()
   end)
 
   it("a scene's own override of a size class wins over its size", function()
-    local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M4)" }, "1/3")
+    local scene, view = world(ui.Screen { device = "iPad Pro 13-inch (M5)" }, "1/3")
     scene.traitOverrides.horizontalSizeClass = "regular"
     ui.update()
     assert.equal("regular/regular", classes(view))
@@ -255,9 +269,9 @@ end)
 
 describe("dumps name the device", function()
   it("the screen's line says device, orientation, size and OS; a scene's its size", function()
-    local scene = world(ui.Screen { device = "iPad Pro 13-inch (M4)" }, "slideOver")
+    local scene = world(ui.Screen { device = "iPad Pro 13-inch (M5)" }, "slideOver")
     local text = ui.dump(scene.screen)
-    assert.matches("iPad Pro 13-inch (M4), portrait, 1032x1376 pt, iOS " .. ui.ios, text, 1, true)
+    assert.matches("iPad Pro 13-inch (M5), portrait, 1032x1376 pt, iOS " .. ui.ios, text, 1, true)
     assert.matches("slideOver: 375x1376 pt, compact width, regular height", text, 1, true)
   end)
 end)

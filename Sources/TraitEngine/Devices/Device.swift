@@ -156,14 +156,23 @@ public struct Device: Hashable, Sendable {
         case p3 = "P3"
     }
 
-    /// The product's name as Apple writes it ("iPad Pro 13-inch (M4)").
+    /// The product's name as Apple writes it ("iPad Pro 13-inch (M5)").
     public let name: String
     /// The row's name in the layout guidelines' screen-size table ("iPad Pro 13-inch").
     public let guidelinesName: String
+    /// Names this row had before a newer product took it over ("iPad Pro 13-inch (M4)"),
+    /// still accepted so that scripts and matrices written for them keep running.
+    public let formerNames: [String]
     /// Phone or pad (the `userInterfaceIdiom` trait).
     public let idiom: Idiom
-    /// The screen in portrait, in points.
+    /// The screen in portrait, in points, as UIKit reports it to apps (`UIScreen.bounds`).
     public let portraitSize: Size
+    /// The screen in portrait as today's guidelines' table lists it; the same as
+    /// ``portraitSize`` except where UIKit reports another size (``sizeSource`` says why).
+    public let guidelinesSize: Size
+    /// Where ``portraitSize`` comes from: the layout guidelines, or for a device whose
+    /// apps see another size than the guidelines list, the sources of that size.
+    public let sizeSource: String
     /// UIKit's display scale (`UIScreen.scale`).
     public let scale: Double
     /// The display's gamut (the `displayGamut` trait).
@@ -180,11 +189,13 @@ public struct Device: Hashable, Sendable {
     /// Apple's technical specifications page, the source of the device traits.
     public let specs: String
 
-    /// Where the size and scale come from: the layout guidelines' specifications.
-    public var source: String { DeviceCatalogue.layoutGuidelines }
+    /// Where the size and scale come from: the layout guidelines' specifications
+    /// (``sizeSource``, which names more where UIKit reports another size).
+    public var source: String { sizeSource }
 
-    /// The other names the catalogue accepts for this device: the guidelines' row name.
-    public var aliases: [String] { guidelinesName == name ? [] : [guidelinesName] }
+    /// The other names the catalogue accepts for this device: the guidelines' row
+    /// name, then the row's former names.
+    public var aliases: [String] { (guidelinesName == name ? [] : [guidelinesName]) + formerNames }
 
     /// A row of the guidelines' device size-class table.
     public struct TabledSizeClasses: Hashable, Sendable {

@@ -3,10 +3,12 @@
 /// (``layoutGuidelines``; the rows as of its change of September 9, 2025).
 ///
 /// One row per row of that table, named for the newest product the row
-/// describes, as Apple names the product; the table's own row name is accepted
-/// too (``Device/aliases``). The iPod touch row is left out (not an iPhone or
-/// an iPad). Each row cites its sources: the size in points and the scale come
-/// from the guidelines' table, the portrait and landscape size classes from
+/// describes, as Apple names the product; the table's own row name and the
+/// names of the products the row described before are accepted too
+/// (``Device/aliases``). The iPod touch row is left out (not an iPhone or an
+/// iPad). Each row cites its sources: the size in points and the scale come
+/// from the guidelines' table (except where UIKit reports apps another size:
+/// ``miniReportedSize``), the portrait and landscape size classes from
 /// the guidelines' device size-class table (the row named there, or nil when
 /// that table does not list the device), and the device traits from the
 /// product's technical specifications page:
@@ -29,7 +31,28 @@ public enum DeviceCatalogue {
     /// The device named ``mainDeviceName``: `TraitWorld.mainScreen`'s unless ``TraitWorld/configureMainScreen(device:settings:)`` chose another.
     public static var main: Device { devices.first { $0.name == mainDeviceName }! } // invariant: a catalogue row (test)
 
-    /// The device named `name` (the product name or the guidelines' row name, exactly).
+    /// The size UIKit reports to apps on the iPhone 12 mini and 13 mini, in
+    /// portrait. Today's guidelines list 360 x 780 points (@3x, 1080 x 2340
+    /// pixels: the panel). Apps see 375 x 812 at scale 3: UIKit renders the
+    /// iPhone X's point size and scales the result down to the panel, as on the
+    /// Plus iPhones (`UIScreen.nativeScale`, "the native scale factor for the
+    /// physical screen", is 2.88 there, not 3). Sources:
+    /// - the guidelines' earlier "Adaptivity and Layout" page, whose "Device
+    ///   screen sizes and orientations" table listed the iPhone 12 mini and
+    ///   13 mini at 375x812 pt (1125x2436 px @3x), before the guidelines'
+    ///   redesign of June 2022: ``earlierLayoutGuidelines``;
+    /// - Xcode's iPhone 12 mini and 13 mini simulators, whose `UIScreen.main.bounds`
+    ///   is 375 x 812 with `nativeScale` 2.88 (measured by Geoff Hackworth,
+    ///   "How iOS Apps Adapt to the various iPhone 12 Screen Sizes", October 2020:
+    ///   https://hacknicity.medium.com/how-ios-apps-adapt-to-the-various-iphone-12-screen-sizes-e45c021e1b8b).
+    /// TraitLab models what an app sees, so these rows take 375 x 812; the
+    /// guidelines' 360 x 780 stays beside them (``Device/guidelinesSize``).
+    static let miniReportedSize = Size(375, 812)
+
+    /// The layout guidelines' page before their June 2022 redesign ("Adaptivity and Layout").
+    public static let earlierLayoutGuidelines = "https://developer.apple.com/design/human-interface-guidelines/ios/visual-design/adaptivity-and-layout/"
+
+    /// The device named `name` (the product name, the guidelines' row name or a former name, exactly).
     public static func device(named name: String) throws -> Device {
         if let d = devices.first(where: { $0.name == name || $0.aliases.contains(name) }) { return d }
         let folded = name.lowercased()
@@ -47,10 +70,16 @@ public enum DeviceCatalogue {
         (row, portrait, landscape)
     }
 
-    private static func row(_ name: String, _ guidelinesName: String?, _ idiom: Device.Idiom, _ width: Double, _ height: Double,
+    /// A catalogue row. `formerly`: names of older products of the row that still resolve;
+    /// `reports`: the portrait size UIKit reports to apps where it differs from the
+    /// guidelines' (`width` x `height`), with its source.
+    private static func row(_ name: String, _ guidelinesName: String?, formerly: [String] = [], _ idiom: Device.Idiom,
+                            _ width: Double, _ height: Double, reports: (Size, source: String)? = nil,
                             scale: Double, _ gamut: Device.Gamut, forceTouch: Bool, hdr: Bool, homeButton: Bool,
                             _ classes: (String?, SizeClasses, SizeClasses)?, _ specs: String) -> Device {
-        Device(name: name, guidelinesName: guidelinesName ?? name, idiom: idiom, portraitSize: Size(width, height),
+        Device(name: name, guidelinesName: guidelinesName ?? name, formerNames: formerly, idiom: idiom,
+               portraitSize: reports?.0 ?? Size(width, height), guidelinesSize: Size(width, height),
+               sizeSource: reports?.source ?? layoutGuidelines,
                scale: scale, gamut: gamut, forceTouch: forceTouch, hdr: hdr, homeButton: homeButton,
                fullScreen: classes.map { Device.TabledSizeClasses(row: $0.0 ?? name, portrait: $0.1, landscape: $0.2) },
                specs: specs)
@@ -58,13 +87,20 @@ public enum DeviceCatalogue {
 
     /// The catalogue, in the guidelines' order: iPads, then iPhones, newest first.
     public static let devices: [Device] = [
-        // product name, guidelines' row name (nil: the same), idiom, portrait width x height in points,
-        // scale, gamut, 3D Touch, HDR display, Home button, device size-class row (portrait, landscape), specifications
-        row("iPad Pro 13-inch (M4)", "iPad Pro 13-inch", .pad, 1032, 1376, scale: 2, .p3, forceTouch: false, hdr: true, homeButton: false,
+        // product name, guidelines' row name (nil: the same), former names, idiom, portrait width x height in points
+        // (the guidelines'), the size apps see where it differs, scale, gamut, 3D Touch, HDR display, Home button,
+        // device size-class row (portrait, landscape), specifications.
+        // The iPad Pro (M5) rows: Apple's product names (announced October 15, 2025; Xcode's simulators
+        // "iPad Pro 13-inch (M5)" and "iPad Pro 11-inch (M5)"). The M5 models keep the M4 models' design and
+        // Ultra Retina XDR display (the guidelines' rows are unchanged), so the device traits are cited from the
+        // M4 models' specifications pages, which list the same display.
+        row("iPad Pro 13-inch (M5)", "iPad Pro 13-inch", formerly: ["iPad Pro 13-inch (M4)"], .pad, 1032, 1376,
+            scale: 2, .p3, forceTouch: false, hdr: true, homeButton: false,
             nil, "https://support.apple.com/en-us/119891"),
         row("iPad Pro 12.9-inch (6th generation)", "iPad Pro 12.9-inch", .pad, 1024, 1366, scale: 2, .p3, forceTouch: false, hdr: true, homeButton: false,
             table("iPad Pro 12.9-inch", rR, rR), "https://support.apple.com/kb/SP883"),
-        row("iPad Pro 11-inch (M4)", "iPad Pro 11-inch 5th and 6th generation", .pad, 834, 1210, scale: 2, .p3, forceTouch: false, hdr: true, homeButton: false,
+        row("iPad Pro 11-inch (M5)", "iPad Pro 11-inch 5th and 6th generation", formerly: ["iPad Pro 11-inch (M4)"], .pad, 834, 1210,
+            scale: 2, .p3, forceTouch: false, hdr: true, homeButton: false,
             table("iPad Pro 11-inch", rR, rR), "https://support.apple.com/en-us/119892"),
         row("iPad Pro 11-inch (4th generation)", "iPad Pro 11-inch 1st–4th generation", .pad, 834, 1194, scale: 2, .p3, forceTouch: false, hdr: false, homeButton: false,
             table("iPad Pro 11-inch", rR, rR), "https://support.apple.com/kb/SP882"),
@@ -133,7 +169,8 @@ public enum DeviceCatalogue {
             table(nil, cR, cC), "https://support.apple.com/kb/SP852"),
         row("iPhone 13", nil, .phone, 390, 844, scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
             table(nil, cR, cC), "https://support.apple.com/kb/SP851"),
-        row("iPhone 13 mini", nil, .phone, 360, 780, scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
+        // Guidelines today: 360 x 780; apps see 375 x 812 (the earlier guidelines, the simulator): miniReportedSize.
+        row("iPhone 13 mini", nil, .phone, 360, 780, reports: (miniReportedSize, earlierLayoutGuidelines), scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
             table(nil, cR, cC), "https://support.apple.com/kb/SP847"),
         row("iPhone 12 Pro Max", nil, .phone, 428, 926, scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
             table(nil, cR, rC), "https://support.apple.com/kb/SP832"),
@@ -141,7 +178,8 @@ public enum DeviceCatalogue {
             table(nil, cR, cC), "https://support.apple.com/kb/SP831"),
         row("iPhone 12", nil, .phone, 390, 844, scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
             table(nil, cR, cC), "https://support.apple.com/kb/SP830"),
-        row("iPhone 12 mini", nil, .phone, 360, 780, scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
+        // Guidelines today: 360 x 780; apps see 375 x 812 (the earlier guidelines, the simulator): miniReportedSize.
+        row("iPhone 12 mini", nil, .phone, 360, 780, reports: (miniReportedSize, earlierLayoutGuidelines), scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
             table(nil, cR, cC), "https://support.apple.com/kb/SP829"),
         row("iPhone 11 Pro Max", nil, .phone, 414, 896, scale: 3, .p3, forceTouch: false, hdr: true, homeButton: false,
             table(nil, cR, rC), "https://support.apple.com/kb/SP806"),
