@@ -77,6 +77,6 @@ expect "JSON: each test's element carries its combination" 1 '"combination":"\[i
 # ------------------------------------------------------------ OS versions
 cd "$root" || exit 1
 run "$TL" test --ios 16,17,18,26 Tests/os_versions
-expect "each OS version's trait system (Tests/os_versions)" 0 '^28 passed, 0 failed$' '^\[iOS 16\] +7 +0 +0$' '^\[iOS 26\] +7 +0 +0$'
+expect "each OS version's trait system (Tests/os_versions)" 0 '^132 passed, 0 failed$' '^\[iOS 16\] +32 +0 +0$' '^\[iOS 26\] +34 +0 +0$'
 
 finish
