@@ -247,7 +247,9 @@ func wrapped(_ items: [String], width: Int, first: String, end: String) -> [Stri
 
 /// `ui.dump(node, "json")`: one object per environment with `class`, `name`
 /// (when it has one), `overrides`, `traits` (non-default), `changed` (the
-/// values before the last update of the traits it changed) and `children`.
+/// values before the last update of the traits it changed), `shows` (what a
+/// view shows, as the text dump writes it: a label's font and text colour,
+/// resolved colours and image) and `children`.
 /// Its text is asked for from `budget` value by value.
 func jsonTreeDump(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws -> String {
     func key(_ s: String) -> String { JSONValue.string(s).serialized }
@@ -283,7 +285,7 @@ func jsonTreeDump(_ root: TraitEnvironment, budget: MemoryBudget? = nil) throws 
                 try out += ",\"device\":" + key(device.name) + ",\"orientation\":" + key(screen.orientation.rawValue)
                 try out += ",\"size\":{\"width\":\(size.width),\"height\":\(size.height)},\"ios\":" + key(e.world.os.description)
             }
-            let shown = resolvedResourceLines(e)
+            let shown = labelLines(e) + resolvedResourceLines(e)
             if !shown.isEmpty {
                 try out += ",\"shows\":[" + shown.map { key($0) }.joined(separator: ",") + "]"
             }

@@ -163,8 +163,8 @@ struct TreePicture {
         for d in e.traitsChangedInLastUpdate where d !== trait && !shown.contains(where: { $0 === d }) && !e.containsTraitOverride(d) {
             try s += line("", d, tc.rawValue(d), colour: nil)
         }
-        // What the view shows, resolved for its traits (as dumps write it).
-        for shows in resolvedResourceLines(e) {
+        // What the view shows, resolved for its traits (as dumps write it): a label's font and text colour first.
+        for shows in labelLines(e) + resolvedResourceLines(e) {
             try s += "<FONT COLOR=\"#1f5fa8\">\(html(clipped(shows, to: 70)))</FONT><BR ALIGN=\"LEFT\"/>"
         }
         if let trait {

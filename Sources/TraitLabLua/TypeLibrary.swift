@@ -301,11 +301,20 @@ extension LuaHost {
     }
 }
 
-/// What a label shows, for dumps and snapshots: `font body 53 pt` and, when
-/// it has one, `textColor #1C1C1E`. Empty for other environments.
+/// What a label shows, for dumps, pictures and snapshots: `font body 53 pt`
+/// and, when it has one, its text colour as the other resolved colours are
+/// written (`textColor label → #FFFFFF (dark)`, a fixed colour as `textColor
+/// #1C1C1E`). Empty for other environments.
 func labelLines(_ e: TraitEnvironment) -> [String] {
     guard let label = e as? Label else { return [] }
     var lines = ["font \(label.font)"]
-    if let color = try? label.resolvedTextColor() { lines.append("textColor \(color.hexString)") }
+    if let value = label.textColor {
+        let tc = label.traitCollection
+        if let r = try? label.world.performAsCurrent(tc, { try value.resolution(with: tc) }) {
+            if case .fixed = value { lines.append("textColor \(r.color.hexString)") } else {
+                lines.append("textColor \(value.displayName) → \(r.color.hexString) (\(r.traitsDescription))")
+            }
+        }
+    }
     return lines
 }

@@ -47,6 +47,10 @@ grep -q 'View &quot;card&quot;' d.svg && ok "the SVG has the node labels" || bad
 run "$TL" -e "$scene" -e 'card.backgroundColor = ui.Color.systemBackground; scene.traitOverrides.userInterfaceStyle = "dark"; ui.update(); ui.picture(scene, "f.svg")'
 expect "a picture of a view with a background colour" 0 ""
 grep -q 'backgroundColor systemBackground → #000000 (dark)' f.svg && ok "a picture labels a view with what it shows" || bad "f.svg lacks the resolved background colour"
+run "$TL" -e "$scene" -e 'title = ui.Label { name = "title", font = ui.Font.preferred("body"), adjustsFontForContentSizeCategory = true, textColor = ui.Color.label }; card:addSubview(title); scene.traitOverrides.userInterfaceStyle = "dark"; scene.traitOverrides.preferredContentSizeCategory = "accessibilityExtraExtraExtraLarge"; ui.update(); ui.picture(scene, "g.svg")'
+expect "a picture of a label" 0 ""
+grep -q 'font body 53 pt' g.svg && grep -q 'textColor label → #FFFFFF (dark)' g.svg && ok "a picture labels a label with its font and resolved text colour" \
+  || bad "g.svg lacks the label's font or text colour" "$(grep -o 'font [^<]*\|textColor [^<]*' g.svg)"
 
 # ---------------------------------------------------------------- sandbox
 run "$TL" --sandbox -e "$scene" -e 'ui.picture(scene, "e.svg")'

@@ -184,6 +184,18 @@ describe("ui.dump full, JSON and DOT", function()
     assert.are.equal(opens, closes)
   end)
 
+  it("JSON shows a label's font and resolved text colour as the tree dump writes them", function()
+    local scene, _, root = window_with_root()
+    local title = ui.Label { name = "title", font = ui.Font.preferred("body"),
+      adjustsFontForContentSizeCategory = true, textColor = ui.Color.label }
+    root.view:addSubview(title)
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    scene.traitOverrides.preferredContentSizeCategory = "accessibilityExtraExtraExtraLarge"
+    ui.update()
+    assert.matches('"shows":["font body 53 pt","textColor label → #FFFFFF (dark)"]', ui.dump(title, "json"), 1, true)
+    assert.matches("textColor label → #FFFFFF (dark)", ui.dump(title), 1, true)
+  end)
+
   it("DOT groups windows and view controllers and shows containment the mode skips", function()
     local scene, _, parent = window_with_root()
     local container = ui.View { name = "container" }
