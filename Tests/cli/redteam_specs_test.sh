@@ -31,8 +31,7 @@ trap 'rm -rf "$tmp"' EXIT
 unset LUA_INIT LUA_INIT_5_4 LUA_PATH LUA_PATH_5_4 LUA_CPATH LUA_CPATH_5_4 TRAITLAB_PLUGIN_PATH
 export HOME="$tmp" XDG_CONFIG_HOME="$tmp"
 
-passed=0
-failed=0
+source "$here/../../cli/lib/expect.sh"
 header() { sed -n "s/^$1: //p" "$2" | head -1; }
 for dir in "$here"/*/; do
   name=$(basename "$dir")
@@ -69,13 +68,9 @@ for dir in "$here"/*/; do
     problems+=("check failed: $check")
   fi
   if [ ${#problems[@]} -eq 0 ]; then
-    passed=$((passed + 1)); echo "ok   $name"
+    ok "$name"
   else
-    failed=$((failed + 1)); echo "FAIL $name"
-    for p in "${problems[@]}"; do echo "     $p"; done
-    echo "     stdout: $(tail -c 600 "$tmp/out")"
-    echo "     stderr: $(tail -c 600 "$tmp/err")"
+    bad "$name" "$(printf '%s\n' "${problems[@]}"; echo "stdout: $(tail -c 600 "$tmp/out")"; echo "stderr: $(tail -c 600 "$tmp/err")")"
   fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -44,8 +44,7 @@ lua5.4 -e 'io.open("secret.luac", "wb"):write(string.dump(load("return \"hunter2
   printf '\033LuaT\0hunter2' > secret.luac
 export HOME="$tmp/work" XDG_CONFIG_HOME="$tmp/work"
 
-passed=0
-failed=0
+source "$here/../cli/lib/expect.sh"
 header() { sed -n "s/^-- $1: //p" "$2" | head -1; }
 # A --memory-limit size (bytes, or with K, M or G) in KB.
 size_kb() {
@@ -99,13 +98,9 @@ for f in "$here"/*.lua; do
       problems+=("peak RSS $((rss_kb / 1024)) MB over 3 x --memory-limit $limit plus the empty run's $((empty_kb / 1024)) MB ($((bound_kb / 1024)) MB)")
   fi
   if [ ${#problems[@]} -eq 0 ]; then
-    passed=$((passed + 1)); echo "ok   $name ($((rss_kb / 1024)) MB)"
+    ok "$name ($((rss_kb / 1024)) MB)"
   else
-    failed=$((failed + 1)); echo "FAIL $name"
-    for p in "${problems[@]}"; do echo "     $p"; done
-    echo "     stdout: $(head -c 400 "$tmp/out")"
-    echo "     stderr: $(head -c 600 "$tmp/err")"
+    bad "$name" "$(printf '%s\n' "${problems[@]}"; echo "stdout: $(head -c 400 "$tmp/out")"; echo "stderr: $(head -c 600 "$tmp/err")")"
   fi
 done
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
