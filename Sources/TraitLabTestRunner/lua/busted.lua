@@ -7,8 +7,10 @@
 --                          `busted.safe` that brackets each call into spec
 --                          code with a fresh world, a deadline and the memory
 --                          cap), `os.exit`, running busted, the closing counts
---   busted_reports.lua     output handlers: machine formats, TAP on one line,
---                          a matrix's JUnit, documents their parsers accept
+--   busted_capture.lua     output handlers: machine formats captured, TAP on
+--                          one line, documents their parsers accept
+--   busted_matrix.lua      a matrix's reports: JUnit per combination and file,
+--                          the table of each combination's counts
 --   busted_sandbox.lua     --sandbox: spec code's globals and require, what
 --                          busted itself may load, `.busted` read as data
 --   busted_assertions.lua  assert.has_trait, assert.matches_snapshot
@@ -24,8 +26,9 @@ local tl, opts = ...
 -- tl.part and given this table): the host's functions, the options, and the
 -- state a run builds up.
 local run = { tl = tl, opts = opts, combinationOf = setmetatable({}, { __mode = 'k' }) }
+run.part = function(name) return tl.part(name)(run) end
 local combinationOf = run.combinationOf   -- the combination of each replayed element of a matrix run
-local function part(name) return tl.part(name)(run) end
+local part = run.part
 
 local unpack = table.unpack
 local oneTraceback
@@ -108,9 +111,9 @@ arg = { [-1] = opts.executable, [0] = 'test' }
 for i, a in ipairs(args) do arg[i] = a end
 
 ---------------------------------------------------------------------------
--- Reports: busted_reports.lua
+-- Reports: busted_capture.lua (and busted_matrix.lua)
 
-local reports = part('busted_reports')
+local reports = part('busted_capture')
 
 ---------------------------------------------------------------------------
 -- The sandbox of spec code: busted_sandbox.lua
@@ -397,15 +400,7 @@ io.stdout:flush()
 -- A matrix's text report ends with each combination's counts.
 if opts.matrix and closingLine and not opts.worker and not listOnly and not run.machineFormat
    and run.activeOutput ~= 'TAP' then
-  local width = #'combination'
-  for _, combo in ipairs(opts.matrix) do width = math.max(width, utf8.len(combo.label) or #combo.label) end
-  local lines = { '', ('%-' .. width .. 's  %6s  %6s  %7s'):format('combination', 'passed', 'failed', 'skipped') }
-  for _, combo in ipairs(opts.matrix) do
-    local row = comboCounts[combo.label]
-    local pad = width - (utf8.len(combo.label) or #combo.label)
-    lines[#lines + 1] = combo.label .. (' '):rep(pad) .. ('  %6d  %6d  %7d'):format(row.passed, row.failed, row.skipped)
-  end
-  tl.write_stdout(table.concat(lines, '\n') .. '\n')
+  part('busted_matrix').countsTable(comboCounts)
 end
 -- The closing line is written by the command once the state is closed, so
 -- that nothing a finalizer prints comes after it: the counts go back with

@@ -1,8 +1,8 @@
--- traitlab test's reports (the driver, busted.lua, loads this part): what
--- TraitLab adds to busted's output handlers. Machine formats keep standard
--- output for their document; TAP keeps one line per result; a matrix's
--- JUnit has a testsuite per combination and file; JUnit and JSON are always
--- documents their parsers accept.
+-- traitlab test's capture of reports (the driver, busted.lua, loads this
+-- part): what TraitLab adds to busted's output handlers. Machine formats
+-- keep standard output for their document; TAP keeps one line per result;
+-- JUnit and JSON are always documents their parsers accept. A matrix's own
+-- reports are busted_matrix.lua's.
 
 local driver = ...   -- what the driver shares with its parts
 local tl, opts = driver.tl, driver.opts
@@ -13,121 +13,10 @@ local tl, opts = driver.tl, driver.opts
 -- standard output at exit, with characters XML forbids replaced in JUnit.
 
 local capture
-local combinationOf = driver.combinationOf
+local matrix = driver.part('busted_matrix')
 -- (driver.machineFormat: 'junit' or 'json' once busted loads that handler;
 -- driver.activeOutput: the output handler busted loaded first.)
 
--- JUnit for a matrix run: busted's handler makes one testsuite per run; here
--- each combination and spec file is a testsuite of its own, named
--- "[combination] file", with the combination's options as its properties
--- (as JUnit's schema has them), in the order they ran.
-local function matrixJUnit(busted, options)
-  local xml = require 'pl.xml'
-  local handler = require 'busted.outputHandlers.base'()
-  local top = xml.new('testsuites', { tests = 0, errors = 0, failures = 0, skip = 0 })
-  local start = busted.monotime()
-  local suites, order, current, seconds = {}, {}, nil, {}
-  local function fileOf(element)
-    local e = element
-    while e and e.descriptor ~= "file" do e = busted.context.parent(e) end
-    return e
-  end
-  local function suiteFor(element)
-    local file = fileOf(element)
-    local combo = (file and file.combo) or combinationOf[element]
-    local key = (combo and combo.label or '') .. ' ' .. tostring(file and file.name or element.name)
-    local suite = suites[key]
-    if not suite then
-      suite = xml.new('testsuite', { name = (combo and combo.label .. ' ' or '') .. tostring(file and file.name or element.name),
-                                     tests = 0, errors = 0, failures = 0, skip = 0, time = '0.00',
-                                     timestamp = os.date('!%Y-%m-%dT%H:%M:%S') })
-      if combo then
-        suite:addtag('properties')
-        for _, p in ipairs(combo.properties) do suite:addtag('property', { name = p.name, value = p.value }):up() end
-        suite:up()
-      end
-      suites[key] = suite
-      order[#order + 1] = suite
-    end
-    return suite
-  end
-  local function add(suite, field, n)
-    suite.attr[field] = suite.attr[field] + n
-    top.attr[field] = top.attr[field] + n
-  end
-  local function status(node, tag, message, trace)
-    node:addtag(tag)
-    if message then node:text(message) end
-    if trace and trace.traceback then node:text(trace.traceback) end
-    node:up()
-  end
-  handler.testStart = function(element)
-    local suite = suiteFor(element)
-    current = xml.new('testcase', { classname = element.trace.short_src .. ':' .. element.trace.currentline,
-                                    name = handler.getFullName(element) })
-    suite:add_direct_child(current)
-    return nil, true
-  end
-  handler.testEnd = function(element, _, result)
-    local suite = suiteFor(element)
-    add(suite, 'tests', 1)
-    current:set_attrib('time', ('%.2f'):format(element.duration or 0))
-    seconds[suite] = (seconds[suite] or 0) + (element.duration or 0)
-    suite:set_attrib('time', ('%.2f'):format(seconds[suite]))
-    if result == 'pending' then
-      add(suite, 'skip', 1)
-      local formatted = handler.pendings[#handler.pendings]
-      status(current, 'skipped', formatted and formatted.message, formatted and element.trace ~= formatted.trace and formatted.trace)
-    end
-    return nil, true
-  end
-  handler.failureTest = function(element, _, message, trace)
-    add(suiteFor(element), 'failures', 1)
-    status(current, 'failure', message, trace)
-    return nil, true
-  end
-  handler.errorTest = function(element, _, message, trace)
-    add(suiteFor(element), 'errors', 1)
-    status(current, 'error', message, trace)
-    return nil, true
-  end
-  handler.error = function(element, _, message, trace)
-    if element.descriptor == 'it' then return nil, true end
-    local suite = suiteFor(element)
-    add(suite, 'errors', 1)
-    local node = xml.new('testcase', { classname = tostring(element.name), name = handler.getFullName(element) })
-    status(node, 'error', message, trace)
-    suite:add_direct_child(node)
-    return nil, true
-  end
-  handler.exit = function()
-    for _, suite in ipairs(order) do top:add_direct_child(suite) end
-    top.attr.time = ('%.2f'):format(busted.monotime() - start)
-    local text = xml.tostring(top, '', '\t', nil, false)
-    local file = type(options.arguments) == 'table' and type(options.arguments[1]) == 'string'
-                 and io.open(options.arguments[1], 'w+b')
-    if file then
-      file:write(text, '\n')
-      file:close()
-    else
-      io.write(text, '\n')
-      io.flush()
-    end
-    return nil, true
-  end
-  local subscribe = handler.subscribe
-  handler.subscribe = function(self, opts_)
-    subscribe(self, opts_)
-    busted.subscribe({ 'test', 'start' }, handler.testStart, { predicate = handler.cancelOnPending })
-    busted.subscribe({ 'test', 'end' }, handler.testEnd, { predicate = handler.cancelOnPending })
-    busted.subscribe({ 'failure', 'it' }, handler.failureTest)
-    busted.subscribe({ 'error', 'it' }, handler.errorTest)
-    busted.subscribe({ 'failure' }, handler.error)
-    busted.subscribe({ 'error' }, handler.error)
-    busted.subscribe({ 'exit' }, handler.exit)
-  end
-  return handler
-end
 
 -- TAP is a line protocol: a test's name or a pending test's message with a
 -- line break would add lines of its own ("ok 2", a second plan), and "# SKIP"
@@ -176,7 +65,7 @@ package.loaded['busted.modules.output_handler_loader'] = function(...)
     end
     if output == 'TAP' and not opts.worker then tapOneLine() end
     if output == 'junit' and opts.matrix and not opts.worker then
-      local handler = matrixJUnit(busted, options)
+      local handler = matrix.junit(busted, options)
       handler:subscribe(options)
       return handler
     end
