@@ -8,7 +8,7 @@
 /// (``Device/aliases``). The iPod touch row is left out (not an iPhone or an
 /// iPad). Each row cites its sources: the size in points and the scale come
 /// from the guidelines' table (except where UIKit reports apps another size:
-/// ``miniReportedSize``), the portrait and landscape size classes from
+/// the iPhone 12 mini and 13 mini), the portrait and landscape size classes from
 /// the guidelines' device size-class table (the row named there, or nil when
 /// that table does not list the device), and the device traits from the
 /// product's technical specifications page:
