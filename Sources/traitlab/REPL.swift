@@ -303,22 +303,27 @@ final class REPL {
 
     private var picturesWritten = 0
 
-    /// `:picture [expr] [path.svg|path.png] [Trait]`: ui.picture of expr (by
-    /// default the connected scene, or the screen holding them all) into path
-    /// (by default a new file in $TMPDIR), then prints the path.
+    /// `:picture [node] [Trait] [file.svg|file.png]`, in `:why`'s order: ui.picture
+    /// of node (by default the connected scene, or the screen holding them
+    /// all) into the file (by default a new one in $TMPDIR), then prints the
+    /// path. With a trait and a node, it draws the trait's flow to that node
+    /// in its scene, as `:why node Trait file` does. (The trait and the file
+    /// are told apart by the file's extension, so either order is read.)
     private func picture(_ args: String) {
         var words = args.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         var trait: TraitDefinition?
-        if words.count >= 1, let d = definition(named: words[words.count - 1], in: host.world.registry) {
-            trait = d
-            words.removeLast()
-        }
         var path: String?
-        // A last word ending in .svg or .png, or any last word after an
-        // expression, is the file (ui.picture says which names it takes).
-        if let last = words.last, words.count >= 2 || last.lowercased().hasSuffix(".svg") || last.lowercased().hasSuffix(".png") {
-            path = last
-            words.removeLast()
+        for _ in 0..<2 {
+            guard let last = words.last else { break }
+            if path == nil, last.lowercased().hasSuffix(".svg") || last.lowercased().hasSuffix(".png") {
+                path = last
+                words.removeLast()
+            } else if trait == nil, let d = definition(named: last, in: host.world.registry) {
+                trait = d
+                words.removeLast()
+            } else {
+                break
+            }
         }
         let expr = words.joined(separator: " ")
         let env: TraitEnvironment
@@ -333,7 +338,22 @@ final class REPL {
             }
             env = scenes.count == 1 ? first : first.screen
         }
-        writePicture(of: env, to: path ?? defaultPicturePath(), trait: trait, why: nil)
+        guard let trait, !expr.isEmpty else {
+            writePicture(of: env, to: path ?? defaultPicturePath(), trait: trait, why: nil)
+            return
+        }
+        writePicture(of: sceneAbove(env), to: path ?? defaultPicturePath(), trait: trait, why: env)
+    }
+
+    /// The window scene above `env` (or the top of its chain), so a flow
+    /// drawn to `env` shows in context.
+    private func sceneAbove(_ env: TraitEnvironment) -> TraitEnvironment {
+        var root = env
+        for node in traitChain(from: env) {
+            root = node
+            if node is WindowScene { break }
+        }
+        return root
     }
 
     /// ui.picture, then the file's absolute path, or the error.
@@ -393,12 +413,7 @@ final class REPL {
             return
         }
         // The whole scene (or whatever is above env), so the path shows in context.
-        var root = env
-        for node in traitChain(from: env) {
-            root = node
-            if node is WindowScene { break }
-        }
-        writePicture(of: root, to: path, trait: definition, why: env)
+        writePicture(of: sceneAbove(env), to: path, trait: definition, why: env)
     }
 
     /// The one environment named `name` (ui.find's rule), or nil after saying why not.
@@ -498,7 +513,7 @@ final class REPL {
             (":traits [expr]", "every trait of an environment and where its value comes from"),
             (":why expr Trait [file]", "the chain of environments that produced one trait's value"),
             (":why expr backgroundColor", "a resolved value (also tintColor, image): the traits that chose it"),
-            (":picture [expr] [file]", "the tree drawn by Graphviz into an .svg or .png (default: in $TMPDIR)"),
+            (":picture [node] [Trait] [file]", "the tree drawn by Graphviz into an .svg or .png (default: in $TMPDIR); with a trait, its flow to node"),
             ("  ... [Trait]", "with how that trait's values flow (:why with a file: one value's path)"),
             (":plugins", "the loaded plugins"),
             (":reload [name]", "run a plugin again (default: every loaded plugin)"),

@@ -119,7 +119,15 @@ print(max(out))')
   wait_for "$tmp/traitlab-" && ok ":picture prints where it wrote" || bad ":picture prints where it wrote"
   ls "$tmp"/traitlab-*-1.svg >/dev/null 2>&1 && ok ":picture wrote an SVG in TMPDIR" || bad ":picture wrote no SVG in TMPDIR"
   type_line ':picture card flow.png userInterfaceStyle'
-  wait_for "$tmp/flow.png" && [ -s "$tmp/flow.png" ] && ok ":picture expr file Trait" || bad ":picture expr file Trait"
+  wait_for "$tmp/flow.png" && [ -s "$tmp/flow.png" ] && ok ":picture expr file Trait (the older order)" || bad ":picture expr file Trait"
+  # :picture takes :why's order, NODE [TRAIT] [FILE], and with a node and a
+  # trait draws that trait's flow to the node in its scene, as :why does.
+  type_line ':picture card userInterfaceStyle flow2.svg'
+  wait_for "$tmp/flow2.svg" && grep -q "where userInterfaceStyle of View &quot;card&quot; comes from" "$tmp/flow2.svg" \
+    && ok ":picture NODE TRAIT FILE draws the trait's flow to the node, as :why does" || bad ":picture NODE TRAIT FILE draws the flow"
+  type_line ':picture card userInterfaceStyle'
+  wait_for "-2.svg" && sleep 0.2 && grep -q "where userInterfaceStyle of View &quot;card&quot; comes from" "$tmp"/traitlab-*-2.svg \
+    && ok ":picture NODE TRAIT (no file) draws the flow into TMPDIR" || bad ":picture NODE TRAIT (no file) draws the flow"
   type_line ':why card userInterfaceStyle why.svg'
   wait_for "$tmp/why.svg" && grep -q "where userInterfaceStyle of View &quot;card&quot; comes from" "$tmp/why.svg" \
     && ok ":why expr Trait file draws the value's path" || bad ":why expr Trait file draws the value's path"
