@@ -411,6 +411,9 @@ extension LuaHost {
             }
             if kind == .screen { return }
             if kind == .windowScene, L.string(-2) == "screen" || L.string(-2) == "size" { return }
+            if let k = L.string(-2), lua_type(L, -2) == LUA_TSTRING, callbackBit(k) == nil, let meant = nearMissProperty(k) {
+                throw LuaError.message("unknown field '\(k)' for \(info.name) (did you mean '\(meant)'?)")
+            }
             try setUserField(u, key: -2, value: -1)
         }
         properties.sort { ($0 == "name" ? 0 : 1) < ($1 == "name" ? 0 : 1) }
@@ -423,6 +426,34 @@ extension LuaHost {
             L.setTop(u)
         }
         return 1
+    }
+
+    /// The property (or callback) a constructor's field was probably meant to
+    /// name, or nil when it is an ordinary user field: one edit away from it
+    /// (for names of five letters or fewer, a changed or swapped letter only:
+    /// `nmae`), or the last word of one property alone (`scene` for
+    /// `windowScene`). A user field that is no near miss stays a user field.
+    func nearMissProperty(_ field: String) -> String? {
+        let f = field.lowercased()
+        guard f.count >= 3, EnvironmentProperty(rawValue: field) == nil else { return nil }
+        let names = EnvironmentProperty.allCases.map(\.rawValue) + callbackNames
+        for name in names {
+            let n = name.lowercased()
+            if n == f { return name }   // another capitalisation
+            if n.count <= 5 {
+                if n.count == f.count, swapsOrChangesOne(Array(f.utf8), Array(n.utf8)) { return name }
+            } else if editDistance(f, n) <= (n.count >= 10 ? 2 : 1) {
+                return name
+            }
+        }
+        // Its last word, when one property alone ends so: `scene` for
+        // `windowScene` (`color` ends three: a user field).
+        guard f.count >= 4 else { return nil }
+        let endings = names.filter { name in
+            guard name.count > field.count, name.lowercased().hasSuffix(f) else { return false }
+            return name[name.index(name.endIndex, offsetBy: -field.count)].isUppercase
+        }
+        return endings.count == 1 ? endings[0] : nil
     }
 
     /// Stores a user field in the object's field table, with the checks __newindex makes.
@@ -451,4 +482,13 @@ extension LuaHost {
             env.hostCallbacks |= bit
         }
     }
+}
+
+/// Whether `a` becomes `b` (of the same length) by changing one letter or
+/// swapping two neighbours.
+func swapsOrChangesOne(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    let diffs = (0..<a.count).filter { a[$0] != b[$0] }
+    if diffs.count == 1 { return true }
+    return diffs.count == 2 && diffs[1] == diffs[0] + 1 && a[diffs[0]] == b[diffs[1]] && a[diffs[1]] == b[diffs[0]]
 }
