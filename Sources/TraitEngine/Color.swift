@@ -19,19 +19,30 @@ public struct Color: Hashable, CustomStringConvertible, Sendable {
         for (n, v) in [("red", red), ("green", green), ("blue", blue), ("alpha", alpha)] where !(0...1).contains(v) {
             throw TraitError("color component \(n) must be between 0 and 1, got \(formatNumber(v))")
         }
+        self.init(inRange: red, green, blue, alpha)
+    }
+
+    /// Components the caller knows are in 0...1 (bytes over 255, clamped values).
+    init(inRange red: Double, _ green: Double, _ blue: Double, _ alpha: Double) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
     /// Parses `#RRGGBB` or `#RRGGBBAA`.
     public init(hex: String) throws {
-        var digits = Substring(hex)
-        if digits.hasPrefix("#") { digits = digits.dropFirst() }
-        guard digits.count == 6 || digits.count == 8, let n = UInt64(digits, radix: 16) else {
+        guard let color = Color(parsingHex: hex) else {
             throw TraitError("color '\(hex)' is not in the form #RRGGBB or #RRGGBBAA")
         }
+        self = color
+    }
+
+    /// `#RRGGBB` or `#RRGGBBAA`, or nil for anything else.
+    init?(parsingHex hex: String) {
+        var digits = Substring(hex)
+        if digits.hasPrefix("#") { digits = digits.dropFirst() }
+        guard digits.count == 6 || digits.count == 8, let n = UInt64(digits, radix: 16) else { return nil }
         let v = digits.count == 6 ? (n << 8) | 0xFF : n
         func c(_ shift: UInt64) -> Double { Double((v >> shift) & 0xFF) / 255 }
-        try self.init(red: c(24), green: c(16), blue: c(8), alpha: c(0))
+        self.init(inRange: c(24), c(16), c(8), c(0))
     }
 
     /// `#RRGGBB`, with `AA` appended when not opaque.

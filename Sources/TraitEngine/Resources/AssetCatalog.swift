@@ -623,8 +623,7 @@ extension Color {
     /// colour as an sRGB display shows it).
     init(clampingRed r: Double, green g: Double, blue b: Double, alpha a: Double) {
         func c(_ x: Double) -> Double { x.isNaN ? 0 : min(max(x, 0), 1) }
-        // invariant: clamped components are in range.
-        self = try! Color(red: c(r), green: c(g), blue: c(b), alpha: c(a))
+        self.init(inRange: c(r), c(g), c(b), c(a))
     }
 }
 

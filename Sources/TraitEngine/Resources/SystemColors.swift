@@ -132,12 +132,16 @@ public enum SystemColors {
         color(named: name, os: os)?.source
     }
 
-    private static func make(_ row: SystemColorTable.Row) -> NamedColor {
-        // invariant: the table's literals are valid hex.
-        func c(_ hex: String) -> Color? { hex.isEmpty ? nil : try! Color(hex: hex) }
-        let cells = SystemColorCells(light: c(row.light)!, dark: c(row.dark)!, lightHigh: c(row.lightHigh),
-                                     darkHigh: c(row.darkHigh), darkElevated: c(row.darkElevated),
-                                     darkElevatedHigh: c(row.darkElevatedHigh))
+    /// The colour of a row, or nil when one of its cells is not hex (a typo
+    /// in the table: the row is left out of the palette, which the tests
+    /// compare with the table, row for row).
+    static func make(_ row: SystemColorTable.Row) -> NamedColor? {
+        func c(_ hex: String) -> Color?? { hex.isEmpty ? .some(nil) : Color(parsingHex: hex).map { .some($0) } }
+        guard let light = c(row.light) ?? nil, let dark = c(row.dark) ?? nil,
+              let lightHigh = c(row.lightHigh), let darkHigh = c(row.darkHigh),
+              let darkElevated = c(row.darkElevated), let darkElevatedHigh = c(row.darkElevatedHigh) else { return nil }
+        let cells = SystemColorCells(light: light, dark: dark, lightHigh: lightHigh, darkHigh: darkHigh,
+                                     darkElevated: darkElevated, darkElevatedHigh: darkElevatedHigh)
         var read = [SystemTraits.userInterfaceStyle]
         if cells.lightHigh != nil { read.append(SystemTraits.accessibilityContrast) }
         if cells.darkElevated != nil { read.append(SystemTraits.userInterfaceLevel) }
