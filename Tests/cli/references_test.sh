@@ -27,10 +27,15 @@ if [ -z "$lua" ] || [ ! -x "$lua" ]; then
   exit 1
 fi
 checker=$root/Tests/cli/lib/references.lua
-fixtures=Tests/fixtures/references
 checks=(links sections files spec wording)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The fixtures write the name of the document a citation must not name as
+# @SPEC@, so that the repository itself cites nothing; a copy with the name
+# put back is what the checker reads.
+cp -r Tests/fixtures/references "$tmp/fixtures"
+sed -i 's/@SPEC@/SPEC/g' "$tmp/fixtures/bad.lua" "$tmp/fixtures/expected.txt"
+fixtures=$tmp/fixtures
 
 # check ROOT CHECK LIST: the checker over the files LIST names, from ROOT.
 check() { run "$lua" "$checker" "$1" "$2" <"$3"; }
@@ -51,7 +56,7 @@ for c in "${checks[@]}"; do
 done
 
 # --- The repository -------------------------------------------------------------
-find . \( -name '.build*' -o -name .git -o -name .swiftpm -o -path "./$fixtures" \) -prune -o -type f \
+find . \( -name '.build*' -o -name .git -o -name .swiftpm -o -path ./Tests/fixtures/references \) -prune -o -type f \
   \( -name '*.swift' -o -name '*.c' -o -name '*.h' -o -name '*.lua' -o -name '*.sh' -o -name '*.md' \
      -o -name '*.dict' -o -name .busted -o -name .luacheckrc \) -print | sed 's|^\./||' | sort >"$tmp/files"
 count=$(wc -l <"$tmp/files")
