@@ -772,7 +772,7 @@ public func didYouMean(_ name: String, among names: [String]) -> String {
 }
 
 /// Levenshtein distance, for "did you mean" hints.
-func editDistance(_ a: String, _ b: String) -> Int {
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.utf8), b = Array(b.utf8)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

@@ -77,21 +77,22 @@ private func devicesTable(_ rows: [DeviceRow]) -> String {
 }
 
 private func devicesJSON(_ rows: [DeviceRow]) -> String {
-    func str(_ s: String) -> String { JSONValue.string(s).serialized }
-    func geometry(_ g: SceneGeometry?) -> String {
-        guard let g else { return "null" }
-        return "{\"width\":\(number(g.size.width)),\"height\":\(number(g.size.height)),"
-            + "\"horizontalSizeClass\":\(str(g.sizeClasses.horizontal.rawValue)),"
-            + "\"verticalSizeClass\":\(str(g.sizeClasses.vertical.rawValue)),\"source\":\(str(g.source))}"
+    func points(_ d: Double) -> JSONValue { d == d.rounded() && abs(d) < 1e15 ? .integer(Int(d)) : .number(d) }
+    func geometry(_ g: SceneGeometry?) -> JSONValue {
+        guard let g else { return .null }
+        return .object([("width", points(g.size.width)), ("height", points(g.size.height)),
+                        ("horizontalSizeClass", .string(g.sizeClasses.horizontal.rawValue)),
+                        ("verticalSizeClass", .string(g.sizeClasses.vertical.rawValue)), ("source", .string(g.source))])
     }
     let items = rows.map { r -> String in
         let d = r.device
-        return "{\"name\":\(str(d.name)),\"aliases\":[\(d.aliases.map(str).joined(separator: ","))],"
-            + "\"idiom\":\(str(d.idiom.rawValue)),"
-            + "\"points\":{\"width\":\(number(d.portraitSize.width)),\"height\":\(number(d.portraitSize.height))},"
-            + "\"scale\":\(number(d.scale)),\"displayGamut\":\(str(d.gamut.rawValue)),"
-            + "\"portrait\":\(geometry(r.portrait)),\"landscape\":\(geometry(r.landscape)),"
-            + "\"source\":\(str(d.source)),\"specs\":\(str(d.specs))}"
+        return JSONValue.object([
+            ("name", .string(d.name)), ("aliases", .array(d.aliases.map { .string($0) })), ("idiom", .string(d.idiom.rawValue)),
+            ("points", .object([("width", points(d.portraitSize.width)), ("height", points(d.portraitSize.height))])),
+            ("scale", points(d.scale)), ("displayGamut", .string(d.gamut.rawValue)),
+            ("portrait", geometry(r.portrait)), ("landscape", geometry(r.landscape)),
+            ("source", .string(d.source)), ("specs", .string(d.specs)),
+        ]).serialized
     }
     return "[\n" + items.joined(separator: ",\n") + "\n]\n"
 }

@@ -159,30 +159,16 @@ func parseDevice(_ name: String) throws -> Device {
 /// The catalogue's name (or alias) closest to `name` in edits, when it is
 /// close enough to be what was meant (a third of the name's letters at most).
 func nearestDeviceName(_ name: String) -> String? {
-    let wanted = Array(name.lowercased())
+    let wanted = name.lowercased()
     var best: (name: String, distance: Int)?
     for d in DeviceCatalogue.devices {
         for candidate in [d.name] + d.aliases {
-            let distance = editDistance(wanted, Array(candidate.lowercased()))
+            let distance = editDistance(wanted, candidate.lowercased())
             if distance < (best?.distance ?? Int.max) { best = (d.name, distance) }
         }
     }
     guard let best, best.distance <= max(2, wanted.count / 3) else { return nil }
     return best.name
-}
-
-/// Levenshtein distance: insertions, deletions and substitutions.
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    var previous = Array(0...b.count)
-    for (i, x) in a.enumerated() {
-        var current = [i + 1] + [Int](repeating: 0, count: b.count)
-        for (j, y) in b.enumerated() {
-            current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }
 
 /// `--ios VERSION`: 16, 17, 18 or 26.

@@ -54,42 +54,50 @@ private struct TestInvocation {
     /// a usage error naming its size, before anything is built.
     static let maxCombinations = 1024
 
-    /// How many combinations the matrix options make (distinct values of each
-    /// option multiplied), or nil past Int's range.
+    /// One value of a matrix option: its label in reports, the options a
+    /// worker gets for it, and its property for JUnit.
+    typealias Choice = (label: String, args: [String], property: (String, String))
+
+    /// The matrix options' values, one list per dimension (devices, versions,
+    /// then each `--screen` trait in order). A value named twice (a device
+    /// and its alias, `--ios 26,26`) is one value: run once, counted once.
+    var dimensions: [[Choice]] {
+        var lists: [[Choice]] = [
+            devices.map { ($0.name, ["--device", $0.name], ("device", $0.name)) },
+            versions.map { ("iOS \($0.major)", ["--ios", String($0.major)], ("ios", String($0.major))) },
+        ]
+        for (trait, values) in screens {
+            lists.append(values.map { e in
+                let v = describeScreenValue(e.value)
+                return ("\(trait)=\(v)", ["--screen", "\(trait)=\(v)"], (trait, v))
+            })
+        }
+        return lists.map { list in
+            var seen = Set<String>()
+            return list.filter { seen.insert($0.label).inserted }
+        }.filter { !$0.isEmpty }
+    }
+
+    /// How many combinations the matrix options make, or nil past Int's range.
     var combinationCount: Int? {
-        var counts = [Set(devices.map(\.name)).count, Set(versions.map(\.major)).count]
-        counts += screens.map { Set($0.values.map { describeScreenValue($0.value) }).count }
         var total = 1
-        for n in counts where n > 0 {
-            let (product, overflow) = total.multipliedReportingOverflow(by: n)
+        for list in dimensions {
+            let (product, overflow) = total.multipliedReportingOverflow(by: list.count)
             if overflow { return nil }
             total = product
         }
         return total
     }
 
-    /// Every combination of the matrix options: their product, devices
-    /// slowest, then versions, then each `--screen` trait in order.
+    /// Every combination of the matrix options: their product, the first
+    /// dimension slowest.
     var combinations: [MatrixCombination] {
         var out = [MatrixCombination(label: [], arguments: [], properties: [])]
-        func extend(_ listed: [(label: String, args: [String], property: (String, String))]) {
-            // A value named twice (a device and its alias, `--ios 26,26`) is
-            // one combination: run once and counted once.
-            var seen = Set<String>()
-            let choices = listed.filter { seen.insert($0.label).inserted }
-            guard !choices.isEmpty else { return }
+        for choices in dimensions {
             out = out.flatMap { c in
                 choices.map { MatrixCombination(label: c.label + [$0.label], arguments: c.arguments + $0.args,
                                                 properties: c.properties + [$0.property]) }
             }
-        }
-        extend(devices.map { ($0.name, ["--device", $0.name], ("device", $0.name)) })
-        extend(versions.map { ("iOS \($0.major)", ["--ios", String($0.major)], ("ios", String($0.major))) })
-        for (trait, values) in screens {
-            extend(values.map { e in
-                let v = describeScreenValue(e.value)
-                return ("\(trait)=\(v)", ["--screen", "\(trait)=\(v)"], (trait, v))
-            })
         }
         return out
     }
