@@ -101,18 +101,24 @@ extension LuaHost {
     }
 
     /// Whether the class table at `i` is `ui.ImageView` or one of its subclasses.
-    func isImageViewClass(_ i: Int32) -> Bool {
+    func isImageViewClass(_ i: Int32) -> Bool { isClass(i, derivedFrom: imageViewClassKey) }
+
+    /// Whether the class table at `i` is the class the registry keeps under
+    /// `key`, or one of its subclasses (a class's metatable's `__index` is its
+    /// parent class). The walk keeps the stack as it is, however deep.
+    func isClass(_ i: Int32, derivedFrom key: String) -> Bool {
         let t = L.absIndex(i)
         let base = L.top
         defer { L.setTop(base) }
-        guard lua_getfield(L, tl_registryindex(), imageViewClassKey) == LUA_TTABLE else { return false }
+        guard lua_getfield(L, tl_registryindex(), key) == LUA_TTABLE else { return false }
         let target = L.top
         L.pushValue(t)
+        let current = L.top
         for _ in 0..<256 {
-            if lua_rawequal(L, -1, target) != 0 { return true }
-            // A class's metatable's __index is its parent class.
-            guard lua_getmetatable(L, -1) != 0 else { return false }
-            guard L.rawGet(-1, "__index") == LUA_TTABLE else { return false }
+            if lua_rawequal(L, current, target) != 0 { return true }
+            guard lua_getmetatable(L, current) != 0, L.rawGet(-1, "__index") == LUA_TTABLE else { return false }
+            lua_copy(L, -1, current)
+            L.setTop(current)
         }
         return false
     }

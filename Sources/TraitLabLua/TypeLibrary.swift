@@ -223,20 +223,7 @@ extension LuaHost {
     }
 
     /// Whether the class table at `i` is `ui.Label` or one of its subclasses.
-    func isLabelClass(_ i: Int32) -> Bool {
-        let t = L.absIndex(i)
-        let base = L.top
-        defer { L.setTop(base) }
-        guard lua_getfield(L, tl_registryindex(), labelClassKey) == LUA_TTABLE else { return false }
-        let target = L.top
-        L.pushValue(t)
-        for _ in 0..<256 {
-            if lua_rawequal(L, -1, target) != 0 { return true }
-            // A class's metatable's __index is its parent class.
-            guard lua_getmetatable(L, -1) != 0, L.rawGet(-1, "__index") == LUA_TTABLE else { return false }
-        }
-        return false
-    }
+    func isLabelClass(_ i: Int32) -> Bool { isClass(i, derivedFrom: labelClassKey) }
 
     /// Pushes a Dynamic Type property of `env` (nil where it has none).
     func pushTypeProperty(_ key: String, of env: TraitEnvironment) throws {
