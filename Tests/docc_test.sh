@@ -11,8 +11,14 @@ cd "$root" || exit 1
 source Tests/cli/lib/expect.sh
 command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
 docs=(swift package --scratch-path .build-docs generate-documentation --target TraitEngine)
+# `swift package` itself has been seen to die by a signal inside libdispatch
+# (status 139, nothing of DocC's run yet): such a run is tried once more.
+run_docs() {
+  run "$@"
+  if [ "$status" -ge 128 ]; then echo "(swift package ended by signal $((status - 128)); running it again)"; run "$@"; fi
+}
 
-run "${docs[@]}"
+run_docs "${docs[@]}"
 warnings=$(grep -E "warning:" <<<"$out")
 if [ "$status" -ne 0 ]; then
   bad "generate-documentation --target TraitEngine (exit status $status)"
@@ -25,7 +31,7 @@ fi
 
 # Coverage: "| Swift |" rows of the detailed summary are
 # name | kind | has abstract | curated | code listing | parameters | language | link.
-run "${docs[@]}" --experimental-skip-synthesized-symbols \
+run_docs "${docs[@]}" --experimental-skip-synthesized-symbols \
   --experimental-documentation-coverage --coverage-summary-level detailed
 missing=$(awk -F'|' '$7 ~ /Swift/ && $3 ~ /false/ && $2 !~ /Article|CollectionGroup/ { gsub(/ +/, " "); print $2 $8 }' <<<"$out")
 rows=$(awk -F'|' '$7 ~ /Swift/' <<<"$out" | wc -l)
