@@ -242,6 +242,8 @@ extension LuaHost {
         lua_pushcclosure(L, tl_coroutine_wrap, 0); L.rawSet(t, "wrap")
         lua_pushcclosure(L, tl_xpcall, 0); L.rawSet(t, "xpcall")
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
+        lua_pushcclosure(L, tl_lua51_randomseed, 0); L.rawSet(t, "lua51_randomseed")
+        lua_pushcclosure(L, tl_lua51_random, 0); L.rawSet(t, "lua51_random")
         lua_pushcclosure(L, tl_lua_realpath, 0); L.rawSet(t, "realpath")
         lua_pushcclosure(L, tl_lua_file_kind, 0); L.rawSet(t, "file_kind")
         lua_pushcclosure(L, tl_lua_read_regular, 0); L.rawSet(t, "read_regular")

@@ -14,5 +14,9 @@ void tl_spec_stop(lua_State *L, const char *message);
 // debug.traceback with the same text, naming stack functions in one walk
 // over package.loaded (busted takes one per registered block).
 int tl_traceback(lua_State *L);
+// Lua 5.1's math.randomseed and math.random(u) (lua51_random.c): the
+// generator of Debian's `busted` command, for busted's shuffle.
+int tl_lua51_randomseed(lua_State *L);
+int tl_lua51_random(lua_State *L);
 
 #endif

@@ -75,6 +75,27 @@ xpcall = tl.xpcall
 -- busted takes a traceback for every block it registers: the same text, faster (see CSpecRunner/spec.c).
 debug.traceback = tl.traceback
 
+-- --shuffle, --shuffle-files, --shuffle-tests and randomize() order as under
+-- Debian's `busted` command, which runs on Lua 5.1: busted's own shuffle
+-- (busted/utils.lua, used by its block and execute modules, loaded after
+-- this) with Lua 5.1's generator drawing the positions (see
+-- CSpecRunner/lua51_random.c). Lua 5.4's math.random is still reseeded with
+-- the seed, as busted's shuffle does, so spec code draws what it draws under
+-- `lua5.4 busted`.
+require 'busted.utils'.shuffle = function(t, seed)
+  if seed then
+    math.randomseed(seed)
+    tl.lua51_randomseed(seed)
+  end
+  local n = #t
+  while n >= 2 do
+    local k = tl.lua51_random(n)
+    t[n], t[k] = t[k], t[n]
+    n = n - 1
+  end
+  return t
+end
+
 ---------------------------------------------------------------------------
 -- The command line busted reads
 
@@ -321,6 +342,25 @@ package.loaded['busted.modules.filter_loader'] = function(...)
   return function(busted, options)
     listOnly = options and options.list and true or false
     return filter(busted, options)
+  end
+end
+
+-- A `.busted` file's `lua` asks busted to start itself again under that
+-- interpreter (busted/modules/cli.lua), which would run the command "test"
+-- as a script there. The command line's --lua is refused (TestCommand.swift);
+-- the file's is refused here with the same reason, unless --ignore-lua says
+-- to pass over it as busted does.
+local makeConfigLoader = require 'busted.modules.configuration_loader'
+package.loaded['busted.modules.configuration_loader'] = function(...)
+  local load = makeConfigLoader(...)
+  return function(...)
+    local config, err = load(...)
+    if config and config.lua and not config['ignore-lua'] then
+      return nil, ('the .busted file sets lua = %q: traitlab test runs busted inside TraitLab\'s own Lua 5.4 '
+        .. '(the engine is part of it), so it cannot start another interpreter; pass --ignore-lua to '
+        .. 'run without it, as busted does after switching'):format(tostring(config.lua))
+    end
+    return config, err
   end
 end
 
