@@ -197,6 +197,9 @@ compare "--exclude-pattern" "36 0 0 3" "plain" -- --exclude-pattern=doubles
 compare "--list" - "list" -- --list
 compare "--list with --tags" - "list" -- --list --tags=fast
 compare "--loaders=lua" "45 0 0 3" "plain" -- --loaders=lua
+compare "--cpath" "45 0 0 3" "plain" -- --cpath='./csrc/?.so'
+compare "--ignore-lua (no .busted lua setting: nothing changes)" "45 0 0 3" "plain" -- --ignore-lua
+compare "-s (busted's sound handler: espeak's output goes nowhere)" "45 0 0 3" "plain" -- -s
 
 # ------------------------------------------------------- order and repeats
 # A seed orders tests as under the `busted` command, which runs on Lua 5.1 and
