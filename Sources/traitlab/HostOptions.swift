@@ -126,28 +126,6 @@ func readHostOption(_ args: [String], _ i: inout Int, into settings: inout HostS
     return true
 }
 
-/// The help lines of the rows `names` allows, grouped.
-func hostOptionsHelp(among names: Set<String>? = nil, width: Int = 24) -> String {
-    var out = ""
-    for group in OptionGroup.allCases {
-        let rows = hostOptions.filter { $0.group == group && (names?.contains($0.name) ?? true) }
-        guard !rows.isEmpty else { continue }
-        out += group.rawValue + ":\n"
-        for row in rows {
-            let head = "  " + row.name + (row.argument.map { " " + $0 } ?? "")
-            let lines = wrap(row.help, width: 80 - width)
-            let indent = String(repeating: " ", count: width)
-            if head.count < width {
-                out += head + String(repeating: " ", count: width - head.count) + lines[0] + "\n"
-            } else {
-                out += head + "\n" + indent + lines[0] + "\n"
-            }
-            for line in lines.dropFirst() { out += indent + line + "\n" }
-        }
-    }
-    return out
-}
-
 /// `text` in lines of at most `width` characters, broken at spaces.
 func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []

@@ -22,6 +22,13 @@ func printModulePath(_ args: [String]) -> Int32 {
         return 1
     }
     let binDir = directory(of: exe)
+    // Installed (scripts/install.sh): PREFIX/bin/traitlab and
+    // PREFIX/lib/lua/5.4/traitlab.so, where lua5.4 looks for a prefix's C modules.
+    let installed = directory(of: binDir) + "/lib/lua/5.4"
+    if access(installed + "/" + moduleFileName, R_OK) == 0 {
+        writeOut(installed + "\n")
+        return 0
+    }
     guard access(binDir + "/" + libraryName, R_OK) == 0 else {
         message("module-path: \(binDir)/\(libraryName) is missing; build the TraitLabModule product (swift build)")
         return 1
@@ -65,4 +72,30 @@ private func linkTarget(_ path: String) -> String? {
     let n = readlink(path, &buffer, buffer.count - 1)
     guard n > 0 else { return nil }
     return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+// `traitlab types-path`: the folder holding traitlab.d.lua, TraitLab's API for
+// lua-language-server, to put on its `workspace.library` (.luarc.json).
+// Installed, it is PREFIX/share/traitlab/types; run from a build of the
+// checkout, the checkout's lua/ folder.
+func printTypesPath(_ args: [String]) -> Int32 {
+    guard args.isEmpty else { return usageFailure("types-path takes no arguments") }
+    guard let exe = executablePath() else {
+        message("types-path: cannot find the traitlab executable (/proc/self/exe)")
+        return 1
+    }
+    let binDir = directory(of: exe)
+    var candidates = [directory(of: binDir) + "/share/traitlab/types"]
+    // A build: CHECKOUT/.build/<triple>/<configuration>/traitlab.
+    var dir = binDir
+    for _ in 0..<4 {
+        dir = directory(of: dir)
+        candidates.append(dir + "/lua")
+    }
+    for folder in candidates where access(folder + "/traitlab.d.lua", R_OK) == 0 {
+        writeOut(folder + "\n")
+        return 0
+    }
+    message("types-path: no traitlab.d.lua beside this traitlab (looked in \(candidates[0])); install with scripts/install.sh")
+    return 1
 }

@@ -208,22 +208,14 @@ let usageSynopsis = """
 usage: traitlab [options] [script [args]]
        traitlab test [paths...] [busted's options] [--format text|tap|junit|json] [-j N] [--timeout S]
        traitlab devices [--json]
-       traitlab module-path
+       traitlab module-path | types-path | man | completions bash|zsh|fish
        traitlab swift export|import ...   (traitlab swift --help)
 """
 
-let usageOptions = """
-Options (as in lua5.4):
-  -e stat        execute string 'stat'
-  -i             enter interactive mode after executing 'script'
-  -l mod         require library 'mod' into global 'mod'
-  -l g=mod       require library 'mod' into global 'g'
-  -v             show version information: TraitLab's, Lua's and busted's (--version)
-  -E             ignore environment variables (LUA_INIT, LUA_PATH, TRAITLAB_PLUGIN_PATH ...)
-  -W             turn warnings on
-  --             stop handling options
-  -              stop handling options and execute stdin
-\(hostOptionsHelp())  -h, --help             show this help
-With no script, traitlab starts the REPL when standard input is a terminal,
-and otherwise runs standard input as a chunk.
-"""
+/// `traitlab --help` after the synopsis (Usage.swift has the tables).
+var usageOptions: String {
+    "Options (as in lua5.4):\n" + renderUsage(interpreterOptions, width: 17) + hostOptionsHelp() + renderUsage([helpLine]) + """
+    With no script, traitlab starts the REPL when standard input is a terminal,
+    and otherwise runs standard input as a chunk.
+    """
+}

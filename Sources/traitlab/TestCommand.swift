@@ -11,19 +11,14 @@ import TraitLabTestRunner
 // (its runner reads it, with `.busted`, helpers and output handlers as under
 // `busted`). SpecRunner and the embedded driver (busted.lua) do the rest.
 
-private let testUsage = """
+private var testUsage: String { """
 usage: traitlab test [paths...] [busted's options] [TraitLab's options]
 `traitlab test` is busted (Debian's lua-busted) running inside TraitLab's host:
 every busted option, .busted file, tag, helper and output handler works as
 under `busted` (busted's own help follows). Each spec file gets a fresh engine
 world. TraitLab adds:
 Reports:
-  --format FORMAT       text (busted's default handler), tap, junit or json;
-                        junit and json write only their document on standard output
-  -j, --jobs N          run the spec files in N worker processes, one merged report
-  --update-snapshots    assert.matches_snapshot writes the dump it sees to its
-                        snapshot file instead of comparing (accepting changes)
-\(hostOptionsHelp(among: testHostOptions))
+\(renderUsage(testOwnOptions))\(hostOptionsHelp(among: testHostOptions))
 The options mean what they mean for scripts, applied to spec code: --timeout
 to each call into it (a test, a hook, a describe body, a file's top level),
 --memory-limit to what each spec file adds, --sandbox to the code that comes
@@ -34,7 +29,7 @@ product, at most 1,024), each named in the report.
 Text and TAP end with the line `N passed, N failed` (`, N skipped` may follow);
 with junit and json that line goes to standard error.
 
-"""
+""" }
 
 private struct TestInvocation {
     var run = BustedRun()
@@ -116,7 +111,7 @@ private func describeScreenValue(_ v: TraitValue) -> String {
 
 /// The host options `traitlab test` takes (HostOptions.swift); the matrix
 /// options among them are the parent's alone (each worker gets its combination).
-private let testHostOptions: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--assets", "--device", "--ios",
+let testHostOptions: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--assets", "--device", "--ios",
                                             "--screen", "--timeout", "--memory-limit", "--sandbox"]
 private let matrixOptions: Set<String> = ["--device", "--ios", "--screen"]
 
@@ -158,7 +153,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         switch name {
         case "--format":
             let v = try value(name, inline)
-            guard ["text", "tap", "junit", "json"].contains(v) else {
+            guard testFormats.contains(v) else {
                 throw UsageError(message: "unknown format '\(v)' (text, tap, junit or json; busted's -o takes any handler)")
             }
             inv.run.format = v

@@ -106,6 +106,9 @@ func traitlabMain(_ argv: [String]) -> Int32 {
         switch argv[1] {
         case "test": return runTestCommand(Array(argv.dropFirst(2)))
         case "module-path": return printModulePath(Array(argv.dropFirst(2)))
+        case "types-path": return printTypesPath(Array(argv.dropFirst(2)))
+        case "completions": return runCompletionsCommand(Array(argv.dropFirst(2)))
+        case "man": return runManCommand(Array(argv.dropFirst(2)))
         case "devices": return runDevicesCommand(Array(argv.dropFirst(2)))
         case "swift": return runSwiftCommand(Array(argv.dropFirst(2)))
         default: break

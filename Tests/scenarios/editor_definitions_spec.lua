@@ -1,5 +1,5 @@
 -- The editor definitions stay in step with the API: lua/traitlab.d.lua (for
--- lua-language-server) and .luacheckrc declare the names a script can use, and
+-- lua-language-server) and luacheck's std traitlab (lua/traitlab/luacheck.lua) declare the names a script can use, and
 -- these tests compare them with what the live objects expose, in both
 -- directions. Adding, renaming or dropping a name in the bindings without
 -- updating the definitions (or the other way round) fails here.
@@ -7,6 +7,7 @@
 
 local DEFINITIONS = "lua/traitlab.d.lua"
 local LUACHECKRC = ".luacheckrc"
+local LUACHECK_STD = "lua/traitlab/luacheck.lua"
 
 -- Reads the definition file's declarations, following the layout its header
 -- describes. Returns { classes = { [name] = class }, aliases = { [name] = cases } }
@@ -406,14 +407,31 @@ describe("lua/traitlab.d.lua", function()
   end)
 end)
 
-describe(".luacheckrc", function()
-  local config = setmetatable({ files = {} }, { __index = _G })
-  assert(loadfile(LUACHECKRC, "t", config))()
+describe("luacheck's std traitlab (lua/traitlab/luacheck.lua)", function()
+  local std = dofile(LUACHECK_STD)
 
   for _, global in ipairs(GLOBALS) do
     it("declares every member of " .. global .. " and nothing else", function()
-      local names = keys(config.read_globals[global].fields)
-      same_names(LUACHECKRC .. " " .. global, names, members(_G[global], names))
+      local names = keys(std.read_globals[global].fields)
+      same_names(LUACHECK_STD .. " " .. global, names, members(_G[global], names))
     end)
   end
+
+  it("lets scripts set what the API sets: the trait flow, observation tracking, the main screen", function()
+    local ui_fields = std.read_globals.ui.fields
+    assert.is_false(ui_fields.hierarchyMode.read_only)
+    assert.is_false(ui_fields.observationTracking.read_only)
+    assert.is_false(ui_fields.Screen.fields.main.read_only)
+    -- ... and each of them is settable in the live API.
+    local mode = ui.hierarchyMode
+    ui.hierarchyMode = mode
+    ui.Screen.main.orientation = ui.Screen.main.orientation or "portrait"
+  end)
+
+  it("is the std the repository's .luacheckrc names", function()
+    local config = setmetatable({ files = {}, stds = {} }, { __index = _G })
+    assert(loadfile(LUACHECKRC, "t", config))()
+    assert.are.equal("traitlab", config.std)
+    assert.are.same(std.read_globals.ui, config.stds.traitlab.read_globals.ui)
+  end)
 end)
