@@ -11,7 +11,8 @@ import TraitLabLua
 // REPL), close. The pieces live beside this file: Options (the command line),
 // Interpreter (running chunks and reporting errors), Watchdog and Signals
 // (--timeout and Ctrl-C), REPL, LineEditor, Completion, PrettyPrinter,
-// Provenance (:traits and :why), ModulePath, TestCommand.
+// Provenance (:traits and :why), ModulePath, TestCommand, Usage (the option
+// tables of --help and traitlab(1)), ShellCompletions.
 
 /// A usage error: the message and the short usage on standard error, exit 2.
 func usageFailure(_ text: String) -> Int32 {
