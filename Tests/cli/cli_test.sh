@@ -37,7 +37,12 @@ run_apart "$TL" -eprint\(3\)
 holds "-eCODE (attached argument)" '[ $RC -eq 0 ] && [ "$OUT" = 3 ]'
 
 run_apart "$TL" -h
-holds "-h prints usage with every flag, exit 0" '[ $RC -eq 0 ] && for f in " -e " " -l " " -i " " -v " " -E " " -W " " -- " " - " --plugin --plugin-path --hierarchy --timeout --memory-limit --sandbox --help module-path; do [[ $OUT == *"$f"* ]] || exit 1; done'
+missing=
+for f in " -e " " -l " " -i " " -v," " --version " " -E " " -W " " -- " " - " --plugin --plugin-path --hierarchy --timeout --memory-limit --sandbox --help module-path types-path completions; do
+  [[ $OUT == *"$f"* ]] || missing+=" '$f'"
+done
+holds "-h prints usage with every flag, exit 0" '[ $RC -eq 0 ] && [ -z "$missing" ]'
+[ -z "$missing" ] || echo "     missing:$missing"
 
 run_apart "$TL" --help
 holds "--help is -h" '[ $RC -eq 0 ] && [[ $OUT == *--memory-limit* ]]'
