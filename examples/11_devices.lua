@@ -3,10 +3,17 @@
 -- what it sees at each step (docs/devices.md). The size classes come from Apple's
 -- tables (docs/devices.md): the layout guidelines' device size classes, their
 -- multitasking table for Split View, and Slide Over's compact width.
--- Run: traitlab examples/11_devices.lua   (with -i, then `:tree ipad`, `:why list horizontalSizeClass`)
+-- Run: traitlab examples/11_devices.lua   (with -i, then `:tree mail`, `:why list horizontalSizeClass`)
 --      traitlab --ios 17 examples/11_devices.lua    (the same on iOS 17)
+--      traitlab --device "iPad Pro 13-inch (M5)" examples/11_devices.lua   (another iPad)
 
-local ipad = ui.Screen { name = "ipad", device = "iPad Pro 12.9-inch (6th generation)", orientation = "landscapeLeft" }
+-- The iPad: the main screen when --device chose an iPad, else a 12.9-inch iPad Pro.
+local ipad = ui.Screen.main
+if ipad.traitCollection.userInterfaceIdiom == "pad" then
+  ipad.orientation = "landscapeLeft"
+else
+  ipad = ui.Screen { name = "ipad", device = "iPad Pro 12.9-inch (6th generation)", orientation = "landscapeLeft" }
+end
 local scene = ui.WindowScene { name = "mail", screen = ipad }
 local window = ui.Window { windowScene = scene }
 local root = ui.ViewController { name = "inbox" }

@@ -16,8 +16,18 @@
 #   order, when the heading ends. A line `code --> TEXT` must print TEXT (whitespace runs compare
 #   equal); `code --> error: TEXT` must raise an error whose message contains TEXT.
 # - Other blocks (```swift, plain) are not run.
+# - A ```lua block that is deliberately not runnable (a fragment shown for its shape) has the
+#   line `<!-- not run: REASON -->` right above its fence; used sparingly.
+#
+# Then every Lua block of docs/*.md, each file in a scratch folder of its own: its code blocks
+# run as one script, in order (`-->` checked as above), and each file it shows runs (a spec
+# by `traitlab test`, a plugin by `traitlab --plugin`, a script by `traitlab`); its shell
+# commands and REPL sessions do not (they name suites, checkouts and installs the reader runs
+# by hand). A file the text shows where the repository has one is written beside, never
+# over it.
 #
 # usage: Tests/cli/readme_test.sh path/to/traitlab [README.md]
+# (given a file, only that file: in the docs' way when it is under docs/)
 set -u
 TL=${1:?usage: readme_test.sh path/to/traitlab [README.md]}
 case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
@@ -28,15 +38,20 @@ source "$root/Tests/cli/lib/expect.sh"
 command -v lua5.4 >/dev/null || { bad "lua5.4 is needed to read the README (scripts/setup.sh installs it)"; finish; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/work"
-for f in "$root"/* "$root"/.busted "$root"/.luarc.json "$root"/.luacheckrc; do
-  [ -e "$f" ] || continue
-  case $(basename "$f") in README.md|.build*) continue ;; esac
-  ln -s "$f" "$tmp/work/$(basename "$f")"
-done
+# scratch DIR: a folder holding the repository's files as links.
+scratch() {
+  mkdir -p "$1"
+  for f in "$root"/* "$root"/.busted "$root"/.luarc.json "$root"/.luacheckrc; do
+    [ -e "$f" ] || continue
+    case $(basename "$f") in README.md|.build*) continue ;; esac
+    ln -s "$f" "$1/$(basename "$f")"
+  done
+}
 
 cat >"$tmp/driver.lua" <<'LUA'
-local readme, work, tl, tmp = arg[1], arg[2], arg[3], arg[4]
+local readme, work, tl, tmp, mode = arg[1], arg[2], arg[3], arg[4], arg[5]
+local docs = mode == "docs"
+local label = docs and readme:match("(docs/[^/]*)$") .. " " or ""
 local passed, failed = 0, 0
 local function ok(name) passed = passed + 1; print("ok   " .. name) end
 local function bad(name, detail)
@@ -55,16 +70,17 @@ local function writefile(p, s) local f = assert(io.open(p, "wb")); f:write(s); f
 local function squash(s) return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", "")) end
 
 -- The README's fenced blocks, each with its info string, lines and the heading above it.
-local blocks, heading, cur = {}, "(top)", nil
+local blocks, heading, cur, norun = {}, "(top)", nil, nil
 for line in (readfile(readme) .. "\n"):gmatch("(.-)\n") do
   if cur then
     if line:match("^```%s*$") then blocks[#blocks + 1] = cur; cur = nil
     else cur.lines[#cur.lines + 1] = line end
   elseif line:match("^```") then
-    cur = { info = line:match("^```%s*(%S*)"), lines = {}, heading = heading }
+    cur = { info = line:match("^```%s*(%S*)"), lines = {}, heading = heading, norun = norun }
   elseif line:match("^#+ ") then
     heading = line:gsub("^#+ ", "")
   end
+  norun = not cur and line:match("^<!%-%- not run: (.-)%s*%-%->%s*$") or nil
 end
 
 -- Shell commands: one `bash -c` each, in the scratch folder, after the exports so far.
@@ -212,7 +228,7 @@ local function runchain(chain)
   os.remove(file)
   local results = {}
   for n, r in (readfile(resultfile) or ""):gmatch("(%d+) ([^\n]*)") do results[tonumber(n)] = r end
-  local name = ("Lua under %q"):format(chain.heading)
+  local name = ("Lua under %s%q"):format(label, chain.heading)
   if status == 0 then ok(name .. " runs") else bad(("%s runs (exit status %d)"):format(name, status), out) end
   for n, c in ipairs(checks) do
     local r = results[n]
@@ -225,18 +241,51 @@ end
 
 local chain
 local function flush() if chain then runchain(chain); chain = nil end end
+-- A file the text shows: written where it says, unless a file of the repository is there (the
+-- scratch folder's links lead into the repository): then beside, in a folder of its own.
+-- In the docs, each is also run: a spec by `traitlab test`, a plugin (a chunk returning a
+-- table with `setup`) by `traitlab --plugin`, a script by `traitlab`.
+local shown = 0
+local function savefile(path, text)
+  local dest = work .. "/" .. path
+  if readfile(dest) then
+    shown = shown + 1
+    dest = ("%s/shown%d/%s"):format(tmp, shown, path)
+  end
+  os.execute("mkdir -p " .. quote(dest:match("^(.*)/")))
+  writefile(dest, text)
+  print("wrote " .. path)
+  if not docs then return end
+  local cmd
+  if path:match("_spec%.lua$") then cmd = "traitlab test " .. quote(dest)
+  else
+    local chunk = load(text)
+    local okay, m = pcall(chunk or function() end)
+    if okay and type(m) == "table" and m.setup then cmd = "traitlab --plugin " .. quote(dest) .. " -e ''"
+    else cmd = "traitlab " .. quote(dest) end
+  end
+  local out, status = shell(cmd)
+  if status == 0 then ok(("%s%s runs (%s)"):format(label, path, cmd:match("^(%S+ ?%S*)")))
+  else bad(("%s%s runs (exit status %d)"):format(label, path, status), out) end
+end
+
+-- In the docs every Lua block of the file runs as one script, in order: a reader follows a
+-- guide from the top, and a later section uses what an earlier one made.
 for i, b in ipairs(blocks) do
-  if chain and chain.heading ~= b.heading then flush() end
-  if b.info == "lua" then
+  if chain and chain.heading ~= b.heading and not docs then flush() end
+  if b.norun then
+    if b.norun:match("%S") then print(("skip a %s block under %s%q: %s"):format(b.info, label, b.heading, b.norun))
+    else bad(("the block under %s%q is marked not run without a reason"):format(label, b.heading)) end
+  elseif b.info == "lua" then
     local path = b.lines[1] and b.lines[1]:match("^%-%-%s+([%w_./-]+%.lua)%s*$")
     if path then
-      os.execute("mkdir -p " .. quote(work .. "/" .. (path:match("^(.*)/") or ".")))
-      writefile(work .. "/" .. path, table.concat(b.lines, "\n") .. "\n")
-      print("wrote " .. path)
+      savefile(path, table.concat(b.lines, "\n") .. "\n")
     else
-      chain = chain or { heading = b.heading, lines = {} }
+      chain = chain or { heading = docs and "its blocks, in order" or b.heading, lines = {} }
       for _, l in ipairs(b.lines) do chain.lines[#chain.lines + 1] = l end
     end
+  elseif docs then
+    -- (the docs' shell commands and REPL sessions are not run)
   elseif b.info == "sh" or b.info == "bash" or b.info == "console" then
     flush()
     runsh(b, blocks[i + 1])
@@ -249,9 +298,23 @@ os.exit(failed == 0 and 0 or 1)
 LUA
 
 # The driver prints a line per check; they are counted here.
-lua5.4 "$tmp/driver.lua" "$readme" "$tmp/work" "$TL" "$tmp" | tee "$tmp/report"
-driver=${PIPESTATUS[0]}
+# drive FILE MODE: one file in a scratch folder of its own.
+drive() {
+  local name work
+  name=$(basename "$1" .md)
+  work="$tmp/work-$name"
+  scratch "$work"
+  lua5.4 "$tmp/driver.lua" "$1" "$work" "$TL" "$tmp" "$2" | tee -a "$tmp/report"
+  local driver=${PIPESTATUS[0]}
+  [ "$driver" -eq 0 ] || grep -q '^FAIL ' "$tmp/report" || echo "FAIL the driver stopped on $1 (exit status $driver)" | tee -a "$tmp/report"
+}
+: > "$tmp/report"
+if [ $# -ge 2 ]; then
+  case $readme in */docs/*.md) drive "$readme" docs ;; *) drive "$readme" readme ;; esac
+else
+  drive "$readme" readme
+  for doc in "$root"/docs/*.md; do drive "$doc" docs; done
+fi
 passed=$(grep -c '^ok   ' "$tmp/report")
 failed=$(grep -c '^FAIL ' "$tmp/report")
-[ "$driver" -eq 0 ] || [ "$failed" -gt 0 ] || bad "the driver stopped (exit status $driver)"
 finish
