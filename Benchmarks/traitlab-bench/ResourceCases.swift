@@ -18,6 +18,9 @@ struct ResourceFigures {
     /// The same with one collection throughout (the colour's last answer is kept).
     var resolveSame = 0.0
     var traitReadSame = 0.0
+    /// The floor of any `object:method(tc)` in Lua: a plain Lua method that
+    /// returns its argument, found through `__index = table`, light/dark.
+    var methodFloor = 0.0
     /// The same pair in Swift, with no Lua: `NamedColor.resolvedColor(with:)`
     /// against `TraitCollection.subscript`, over the same two collections.
     var engineResolve = 0.0
@@ -132,19 +135,23 @@ func measureResources(reads: Int, sets: Int, repeats: Int, loads: Int) -> Resour
         assert(tostring(color:resolvedColor(dark)) == "#000000")
         local c1 = assert(ui.Color.named("Icons/Color1", cat))
         assert(tostring(c1:resolvedColor(light)) == "#010307" and tostring(c1:resolvedColor(dark)) == "#050B0D")
-        bench = { color = c1, both = { light, dark }, light = light }
+        local floor = setmetatable({}, { __index = { resolvedColor = function(_, tc) return tc end } })
+        bench = { color = c1, both = { light, dark }, light = light, floor = floor }
         """
     if let e = host.run(setup, name: "=resources setup") { f.error = e; return f }
     f.loaded = true
 
     // One loop shape for both sides of each comparison; only the call differs.
-    func loop(_ body: String, alternate: Bool) -> String {
+    func loop(_ body: String, alternate: Bool, object: String = "bench.color") -> String {
         let pick = alternate ? "local tc = both[i % 2 + 1]" : "local tc = one"
-        return "local color, both, one = bench.color, bench.both, bench.light for i = 1, \(reads) do \(pick) local v = \(body) end"
+        return "local color, both, one = \(object), bench.both, bench.light for i = 1, \(reads) do \(pick) local v = \(body) end"
     }
+
     let cases = [
         (loop("color:resolvedColor(tc)", alternate: true), loop("tc.userInterfaceStyle", alternate: true)),
         (loop("color:resolvedColor(tc)", alternate: false), loop("tc.userInterfaceStyle", alternate: false)),
+        (loop("color:resolvedColor(tc)", alternate: true, object: "bench.floor"),
+         loop("tc.userInterfaceStyle", alternate: true)),
     ]
     var results: [(Double, Double)] = []
     for (resolve, read) in cases {
@@ -159,6 +166,7 @@ func measureResources(reads: Int, sets: Int, repeats: Int, loads: Int) -> Resour
     }
     (f.resolve, f.traitRead) = results[0]
     (f.resolveSame, f.traitReadSame) = results[1]
+    f.methodFloor = results[2].0 / results[2].1 * f.traitRead   // (scaled to the first pair's read)
     return f
 }
 

@@ -131,7 +131,8 @@ func runCase(_ name: String, _ o: Options) -> Int32 {
             let f = measureResources(reads: o.views, sets: o.catalogSets, repeats: o.iterations, loads: o.iterations)
             if let e = f.error { throw BenchError(e) }
             print("resources catalogue colour resolved, light/dark \(duration(f.resolve)) / trait read \(duration(f.traitRead))"
-                  + " = \(ratio(f.resolve / f.traitRead)) (target 2×); same collection \(duration(f.resolveSame)) / \(duration(f.traitReadSame))"
+                  + " = \(ratio(f.resolve / f.traitRead)) (target 2×; floor, an empty Lua method: \(duration(f.methodFloor)) = \(ratio(f.methodFloor / f.traitRead)));"
+                  + " same collection \(duration(f.resolveSame)) / \(duration(f.traitReadSame))"
                   + " = \(ratio(f.resolveSame / f.traitReadSame)); loading \(f.sets) sets \(duration(f.load)) (target 50 ms);"
                   + " Swift: resolved \(duration(f.engineResolve)) / trait read \(duration(f.engineTraitRead)) = \(ratio(f.engineResolve / f.engineTraitRead)),"
                   + " loading \(duration(f.engineLoad))")
@@ -281,6 +282,7 @@ func runAll(_ o: Options) -> Int32 {
     let rs = measureResources(reads: o.resourceReads, sets: o.catalogSets, repeats: o.luaRepeats, loads: o.catalogLoads)
     print(header("resources: \(grouped(rs.reads)) resolutions per loop", ["resolve", "trait read", "ratio"]))
     print(row("color:resolvedColor(tc), light/dark", [duration(rs.resolve), duration(rs.traitRead), ratio(rs.resolve / rs.traitRead)]))
+    print(row("  (floor: an empty Lua method, light/dark)", [duration(rs.methodFloor), duration(rs.traitRead), ratio(rs.methodFloor / rs.traitRead)]))
     print(row("  the same collection each time", [duration(rs.resolveSame), duration(rs.traitReadSame), ratio(rs.resolveSame / rs.traitReadSame)]))
     print(row("Swift: resolvedColor(with:), light/dark", [duration(rs.engineResolve), duration(rs.engineTraitRead),
                                                           ratio(rs.engineResolve / rs.engineTraitRead)]))

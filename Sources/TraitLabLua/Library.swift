@@ -29,6 +29,7 @@ extension LuaHost {
             return 1
         })
         installColorMeta()
+        try installColorCache()
 
         L.newTable()
         let lib = L.top
@@ -267,19 +268,7 @@ extension LuaHost {
             }
             return 1
         }), methods: [
-            "resolvedColor": ("Color:resolvedColor", { c in
-                let box = try c.object(1, ColorBox.self, "Color")
-                // No argument: against traits.current (`resolvedColor(with: .current)`).
-                let tc: TraitCollection
-                if c.L.isNil(2) { tc = c.host.world.currentTraitCollection } else {
-                    guard let given = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
-                    tc = given
-                }
-                // The provider runs with the collection it resolves against current, as UIKit's does.
-                let color = try c.host.world.performAsCurrent(tc) { try box.value.resolved(with: tc) }
-                c.host.pushColor(.fixed(color))
-                return 1
-            }),
+            "resolvedColor": ("Color:resolvedColor", LuaHost.resolveColor),
         ], newindex: { _ in throw LuaError.message("colors are immutable") }, tostring: { c in
             let box = try c.object(1, ColorBox.self, "Color")
             switch box.value {

@@ -171,6 +171,15 @@ enum BoxKind: Int32 {
     case environmentKey, swiftUIView, hostingConfiguration, representable, plugin
     case font   // ui.Font and ui.FontMetrics (TypeLibrary.swift)
     case transitionCoordinator   // TransitionLibrary.swift
+
+    /// The kinds C reads by number (CLuaShim.h's TL_KIND_*) are these cases:
+    /// checked when a host starts, so a reordering fails at once, not by a
+    /// wrong fast path.
+    static func checkCNumbering() {
+        precondition(environment.rawValue == TL_KIND_ENVIRONMENT && definition.rawValue == TL_KIND_DEFINITION
+            && collection.rawValue == TL_KIND_COLLECTION && color.rawValue == TL_KIND_COLOR,
+            "BoxKind and CLuaShim.h's TL_KIND_* disagree")
+    }
 }
 
 // MARK: - Stack helpers

@@ -70,6 +70,8 @@ public final class LuaHost {
     package var pluginEnvironment: Int32 = LUA_NOREF
     /// `ui.Observable`'s module and whether its objects need arming (ObservableLibrary).
     var observation = ObservationState()
+    /// The colours kept per collection object (ColorCache.swift).
+    var colorCache = ColorCacheRefs()
     /// What ``chargeSmall(_:)`` asked for ahead.
     @exclusivity(unchecked) private var memoryMeter = BudgetMeter(nil)
 
@@ -111,6 +113,7 @@ public final class LuaHost {
     /// Creates a state of its own with the standard libraries and TraitLab's globals.
     public init(options: LuaHostOptions = LuaHostOptions()) throws {
         LuaFunctions.install()
+        BoxKind.checkCNumbering()
         guard let L = tl_newstate(options.memoryLimit.map { max(0, $0) } ?? 0) else {
             throw LuaError.message("cannot create a Lua state: out of memory")
         }

@@ -350,6 +350,7 @@ int tl_rawlookup(lua_State *L, int idx, const char *key);
 #define TL_KIND_ENVIRONMENT 1
 #define TL_KIND_DEFINITION 2
 #define TL_KIND_COLLECTION 4
+#define TL_KIND_COLOR 7
 // __index for the instance metatable: user fields, then the class chain (raw,
 // methods), then the property table; a known property calls Swift with
 // (object, key, property id). Checks that its object is an environment.
