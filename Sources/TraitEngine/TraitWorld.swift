@@ -344,6 +344,7 @@ public final class TraitWorld {
         if let s = mainScreenStorage { return s }
         let s = Screen(world: self, traits: mainScreenProfile)
         s.device = mainScreenDevice
+        s.orientation = mainScreenOrientation
         s.name = "main"
         s.isMainScreen = true
         mainScreenStorage = s
@@ -352,21 +353,33 @@ public final class TraitWorld {
     private var mainScreenStorage: Screen?
 
     /// The device `ui.Screen.main` is (``DeviceCatalogue/main`` unless
-    /// ``configureMainScreen(device:settings:)`` chose another).
+    /// ``configureMainScreen(device:orientation:sceneSize:settings:)`` chose another).
     public private(set) var mainScreenDevice: Device = DeviceCatalogue.main
+    /// The orientation `ui.Screen.main` starts in (`--orientation`).
+    public private(set) var mainScreenOrientation: Orientation = .portrait
+    /// The size a window scene on `ui.Screen.main` starts at (`--scene-size`):
+    /// ``SceneSize/full`` unless configured.
+    public private(set) var mainSceneSize: SceneSize = .full
     /// `ui.Screen.main`'s traits, and what a new environment predicts.
     private var mainScreenProfile: TraitCollection = TraitWorld.mainScreenTraits
 
-    /// Makes `ui.Screen.main` `device` in portrait with the default profile's
-    /// settings (light, default text size, ...), then `settings` over all of
-    /// it (`--device`, `--screen TRAIT=VALUE`). Before the main screen is
-    /// first used: afterwards it throws and changes nothing.
-    public func configureMainScreen(device: Device, settings: [TraitCollection.Entry] = []) throws {
+    /// Makes `ui.Screen.main` `device` in `orientation` with the default
+    /// profile's settings (light, default text size, ...), then `settings`
+    /// over all of it (`--device`, `--orientation`, `--screen TRAIT=VALUE`);
+    /// window scenes made on it start at `sceneSize` (`--scene-size`). Before
+    /// the main screen is first used: afterwards it throws and changes
+    /// nothing. Throws too, changing nothing, for an orientation the device
+    /// does not turn to or a scene size it does not offer in that orientation.
+    public func configureMainScreen(device: Device, orientation: Orientation = .portrait, sceneSize: SceneSize = .full,
+                                    settings: [TraitCollection.Entry] = []) throws {
         guard mainScreenStorage == nil else {
             throw TraitError("the main screen is configured before it is first used (ui.Screen.main exists already)")
         }
-        let traits = try device.screenTraits(.portrait, settings: TraitWorld.mainScreenTraits)
+        _ = try device.scene(sceneSize, orientation: orientation)
+        let traits = try device.screenTraits(orientation, settings: TraitWorld.mainScreenTraits)
         mainScreenDevice = device
+        mainScreenOrientation = orientation
+        mainSceneSize = sceneSize
         mainScreenProfile = settings.isEmpty ? traits : traits.applying(settings.sorted { $0.definition.id < $1.definition.id })
     }
 

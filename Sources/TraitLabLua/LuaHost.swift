@@ -20,6 +20,10 @@ public struct LuaHostOptions {
     public var os: OSVersion = .newest
     /// `--device`: what `ui.Screen.main` is (nil: the catalogue's default).
     public var device: Device?
+    /// `--orientation`: the orientation `ui.Screen.main` starts in (nil: portrait).
+    public var orientation: Orientation?
+    /// `--scene-size`: the size window scenes on `ui.Screen.main` start at (nil: full).
+    public var sceneSize: SceneSize?
     /// `--screen TRAIT=VALUE`: system traits set on `ui.Screen.main`.
     public var screenSettings: [TraitCollection.Entry] = []
     /// Folders searched for plugins before `TRAITLAB_PLUGIN_PATH` (`--plugin-path`).
@@ -174,9 +178,10 @@ public final class LuaHost {
         w.owningDelegate = self   // (the host tears its world down in close())
         w.os = options.os
         if let mode = options.hierarchyMode { w.hierarchyMode = mode }
-        if options.device != nil || !options.screenSettings.isEmpty {
+        if options.device != nil || options.orientation != nil || options.sceneSize != nil || !options.screenSettings.isEmpty {
             // (Checked when the command line was read: cannot fail here.)
-            try? w.configureMainScreen(device: options.device ?? DeviceCatalogue.main, settings: options.screenSettings)
+            try? w.configureMainScreen(device: options.device ?? DeviceCatalogue.main, orientation: options.orientation ?? .portrait,
+                                       sceneSize: options.sceneSize ?? .full, settings: options.screenSettings)
         }
         w.recordsRecentChanges = true   // dumps mark what the last update changed
         w.memoryBudget = memoryBudget

@@ -22,6 +22,12 @@ public struct BustedRun {
     /// The combinations of a matrix run (`--device A,B --ios 17,26`): empty
     /// for a single run.
     public var matrix: [MatrixCombination] = []
+    /// In a worker of a matrix: the label of the combination it runs
+    /// (`[iPad Pro 13-inch (M5), iOS 17]`), which names its snapshot files.
+    public var combination: String?
+    /// `--shard K/N` (or Bazel's variables): run the K-th of N slices of the
+    /// spec files and combinations (K from 1).
+    public var shard: (index: Int, count: Int)?
     /// `--update-snapshots`: assert.matches_snapshot writes what it sees.
     public var updateSnapshots = false
     /// `--plugin NAME|PATH`: plugins loaded for every spec file.
@@ -218,6 +224,13 @@ extension LuaHost {
             L.rawSet(t, "matrix")
         }
         if let f = run.format { L.push(f); L.rawSet(t, "format") }
+        if let c = run.combination { L.push(c); L.rawSet(t, "combination") }
+        if let s = run.shard {
+            L.newTable()
+            L.push(s.index); L.rawSet(-2, "index")
+            L.push(s.count); L.rawSet(-2, "count")
+            L.rawSet(t, "shard")
+        }
         if let s = run.timeout { L.push(s); L.rawSet(t, "timeout") }
         if let m = run.memoryLimit { L.push(m); L.rawSet(t, "memory") }
         L.push(run.sandbox); L.rawSet(t, "sandbox")

@@ -14,9 +14,12 @@ struct HostSettings {
     var timeout: Double?
     /// `--plugin`, in command-line order (scripts run them between -e and -l steps).
     var plugins: [String] = []
-    /// `--device`, `--ios`, `--screen`: each a comma-separated list. A script
-    /// runs on one combination; `traitlab test` runs every combination.
+    /// `--device`, `--orientation`, `--scene-size`, `--ios`, `--screen`: each
+    /// a comma-separated list. A script runs on one combination; `traitlab
+    /// test` runs every combination.
     var devices: [Device] = []
+    var orientations: [Orientation] = []
+    var sceneSizes: [SceneSize] = []
     var versions: [OSVersion] = []
     var screens: [(trait: String, values: [TraitCollection.Entry])] = []
 }
@@ -60,6 +63,14 @@ let hostOptions: [HostOption] = [
     HostOption(name: "--device", argument: "NAME[,NAME...]", group: .devices,
                help: "ui.Screen.main is that device of the catalogue (ui.devices)") { v, s in
         for name in try commaList("--device", v) { s.devices.append(try parseDevice(name)) }
+    },
+    HostOption(name: "--orientation", argument: "O[,O...]", group: .devices,
+               help: "ui.Screen.main starts in that orientation: portrait (default), portraitUpsideDown, landscapeLeft or landscapeRight") { v, s in
+        for text in try commaList("--orientation", v) { s.orientations.append(try parseOrientation(text)) }
+    },
+    HostOption(name: "--scene-size", argument: "SIZE[,SIZE...]", group: .devices,
+               help: "window scenes on ui.Screen.main start at that size: full (default), 2/3, 1/2, 1/3, slideOver or WxH in points (700x900)") { v, s in
+        for text in try commaList("--scene-size", v) { s.sceneSizes.append(try parseSceneSize(text)) }
     },
     HostOption(name: "--ios", argument: "V[,V...]", group: .devices,
                help: "the iOS version whose trait system runs: 16, 17, 18 or 26 (default)") { v, s in
@@ -146,6 +157,52 @@ func commaList(_ flag: String, _ text: String) throws -> [String] {
     let items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     guard !items.contains(where: \.isEmpty) else { throw UsageError(message: "'\(flag)' has an empty value in '\(text)'") }
     return items
+}
+
+/// `--orientation`: one of `UIInterfaceOrientation`'s four cases, by name.
+func parseOrientation(_ text: String) throws -> Orientation {
+    guard let o = Orientation(rawValue: text) else {
+        throw UsageError(message: "invalid --orientation value '\(text)' (\(Orientation.allCases.map(\.rawValue).joined(separator: ", ")))")
+    }
+    return o
+}
+
+/// `--scene-size`: a named size (`full`, `2/3`, `1/2`, `1/3`, `slideOver`)
+/// or `WxH`, a width and a height in points (a Stage Manager window), each
+/// a positive number of at most 100,000 points.
+func parseSceneSize(_ text: String) throws -> SceneSize {
+    if let named = SceneSize(name: text) { return named }
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+    func points(_ t: Substring) -> Double? {
+        guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let d = Double(t),
+              d > 0, d <= 100_000 else { return nil }
+        return d
+    }
+    guard parts.count == 2, let w = points(parts[0]), let h = points(parts[1]) else {
+        throw UsageError(message: "invalid --scene-size value '\(text)' (full, 2/3, 1/2, 1/3, slideOver, or WxH in points such as 700x900)")
+    }
+    return .custom(Size(w, h))
+}
+
+/// A scene size as the command line writes it (`1/3`, `700x900`).
+func sceneSizeArgument(_ size: SceneSize) -> String {
+    guard case .custom(let s) = size else { return size.description }
+    func points(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+    return points(s.width) + "x" + points(s.height)
+}
+
+/// Why the device, orientation and scene size of one run do not go
+/// together (an orientation the device does not turn to, a size it does
+/// not offer there), or nil when they do.
+func screenConfigurationProblem(_ device: Device, _ orientation: Orientation, _ sceneSize: SceneSize) -> String? {
+    do {
+        _ = try device.scene(sceneSize, orientation: orientation)
+        return nil
+    } catch let e as TraitError {
+        return e.message
+    } catch {
+        return "\(error)"
+    }
 }
 
 /// `--timeout SECONDS`: a number of seconds, 0 for none.

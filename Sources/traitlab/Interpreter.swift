@@ -316,11 +316,14 @@ func describeSize(_ bytes: Int) -> String {
 }
 
 /// The REPL's second banner line: the world it runs, `ui.Screen.main`'s
-/// device and the OS (`--device`, `--ios` choose them).
+/// device and orientation, the size its new scenes start at when it is not
+/// full, and the OS (`--device`, `--orientation`, `--scene-size`, `--ios`
+/// choose them).
 func worldLine(_ world: TraitWorld) -> String {
     let screen = world.mainScreen
     let device = screen.device.map { "\($0.name), \(screen.orientation.rawValue)" } ?? "a screen of traits"
-    return "ui.Screen.main: \(device) · iOS \(world.os) · trait flow \(world.hierarchyMode.rawValue)"
+    let scenes = world.mainSceneSize == .full ? "" : " · new scenes \(sceneSizeArgument(world.mainSceneSize))"
+    return "ui.Screen.main: \(device)\(scenes) · iOS \(world.os) · trait flow \(world.hierarchyMode.rawValue)"
 }
 
 /// `-v`, `--version`: TraitLab's version, the Lua it embeds, and the busted

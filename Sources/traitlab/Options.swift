@@ -44,14 +44,21 @@ struct UsageError: Error {
 
 func parseCommandLine(_ argv: [String]) throws -> Invocation {
     var inv = try readCommandLine(argv)
-    // A script runs on one device, OS version and screen: a list of values
-    // is a matrix, which `traitlab test` runs.
+    // A script runs on one device, orientation, scene size, OS version and
+    // screen: a list of values is a matrix, which `traitlab test` runs.
     let s = inv.settings
-    if Set(s.devices.map(\.name)).count > 1 || Set(s.versions.map(\.major)).count > 1
+    if Set(s.devices.map(\.name)).count > 1 || Set(s.orientations).count > 1 || Set(s.sceneSizes).count > 1
+        || Set(s.versions.map(\.major)).count > 1
         || s.screens.contains(where: { Set($0.values.map { "\($0.value)" }).count > 1 }) {
-        throw UsageError(message: "a list of values makes a matrix, which traitlab test runs; a script runs on one device, OS version and value of each --screen trait")
+        throw UsageError(message: "a list of values makes a matrix, which traitlab test runs; a script runs on one device, orientation, scene size, OS version and value of each --screen trait")
     }
     inv.host.device = s.devices.first
+    inv.host.orientation = s.orientations.first
+    inv.host.sceneSize = s.sceneSizes.first
+    if let problem = screenConfigurationProblem(s.devices.first ?? DeviceCatalogue.main, s.orientations.first ?? .portrait,
+                                                s.sceneSizes.first ?? .full) {
+        throw UsageError(message: problem + (s.devices.isEmpty ? " (ui.Screen.main is that device unless --device names another)" : ""))
+    }
     if let v = s.versions.first { inv.host.os = v }
     inv.host.screenSettings = s.screens.flatMap(\.values)
     return inv

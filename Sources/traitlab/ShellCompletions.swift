@@ -31,6 +31,9 @@ private struct CompletionWords {
     let devices = DeviceCatalogue.devices.map(\.name)
     let versions = OSVersion.supported.map { String($0.major) }
     let hierarchies = HierarchyMode.allCases.map(\.rawValue)
+    let orientations = Orientation.allCases.map(\.rawValue)
+    /// `--scene-size`'s named sizes (a size in points, `WxH`, is typed).
+    let sceneSizes = SceneSize.named.map(\.description)
     let shells = ["bash", "zsh", "fish"]
     /// `--screen` values: `trait=` for each system trait, and `trait=case`
     /// for each case of the traits that are enumerations.
@@ -45,6 +48,8 @@ private struct CompletionWords {
         switch option {
         case "--device": return devices
         case "--ios": return versions
+        case "--orientation": return orientations
+        case "--scene-size": return sceneSizes
         case "--screen": return screenValues
         case "--hierarchy": return hierarchies
         case "--format": return testFormats
@@ -55,7 +60,7 @@ private struct CompletionWords {
     /// Options whose word is a folder; other options with a word take a file.
     let folderOptions: Set<String> = ["--plugin-path", "--assets"]
     /// Options whose word is neither a file nor a listed value: offer nothing.
-    let freeOptions: Set<String> = ["-e", "-l", "--timeout", "--memory-limit", "-j", "--jobs"]
+    let freeOptions: Set<String> = ["-e", "-l", "--timeout", "--memory-limit", "-j", "--jobs", "--shard"]
 
     var subcommandNames: [String] { subcommands.map(\.name) }
 
@@ -72,6 +77,7 @@ private struct CompletionWords {
 
         """
         s += array("devices", devices) + array("versions", versions) + array("screen", screenValues)
+        s += array("orientations", orientations) + array("scene_sizes", sceneSizes)
         s += array("hierarchies", hierarchies) + array("formats", testFormats) + array("subcommands", subcommandNames)
         s += array("options", flags(interpreter)) + array("test_options", flags(test))
         s += array("word_options", Array(Set(wordOptions(interpreter) + wordOptions(test))).sorted())
@@ -100,6 +106,8 @@ private struct CompletionWords {
           case $prev in
             --device) _traitlab_offer "$cur" "${_traitlab_devices[@]}"; return ;;
             --ios) _traitlab_offer "$cur" "${_traitlab_versions[@]}"; return ;;
+            --orientation) _traitlab_offer "$cur" "${_traitlab_orientations[@]}"; return ;;
+            --scene-size) _traitlab_offer "$cur" "${_traitlab_scene_sizes[@]}"; return ;;
             --screen) compopt -o nospace 2>/dev/null; _traitlab_offer "$cur" "${_traitlab_screen[@]}"; return ;;
             --hierarchy) _traitlab_offer "$cur" "${_traitlab_hierarchies[@]}"; return ;;
             --format) _traitlab_offer "$cur" "${_traitlab_formats[@]}"; return ;;
@@ -154,7 +162,7 @@ private struct CompletionWords {
         }
         func action(for names: [String]) -> String {
             let name = names.last ?? ""
-            if values(of: name) != nil { return "_traitlab_values " + name.dropFirst(2) }
+            if values(of: name) != nil { return "_traitlab_values " + name.dropFirst(2).replacing("-", with: "_") }
             if folderOptions.contains(name) { return "_files -/" }
             if freeOptions.contains(name) { return " " }
             return "_files"
@@ -167,10 +175,12 @@ private struct CompletionWords {
         # zsh completion for traitlab (written by `traitlab completions zsh`)
 
         typeset -ga _traitlab_device _traitlab_ios _traitlab_screen _traitlab_hierarchy _traitlab_format
+        typeset -ga _traitlab_orientation _traitlab_scene_size
 
         """
         s += array("device", devices) + array("ios", versions) + array("screen", screenValues)
         s += array("hierarchy", hierarchies) + array("format", testFormats)
+        s += array("orientation", orientations) + array("scene_size", sceneSizes)
         let interpreterSpecs = interpreter.flatMap { spec($0, command: "") }
         let testSpecs = test.flatMap { spec($0, command: "test") }
         let commands = subcommands.map { shellQuote($0.name + ":" + zshHelp($0.help)) }

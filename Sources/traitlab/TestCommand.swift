@@ -23,9 +23,11 @@ The options mean what they mean for scripts, applied to spec code: --timeout
 to each call into it (a test, a hook, a describe body, a file's top level),
 --memory-limit to what each spec file adds, --sandbox to the code that comes
 with the specs (spec files, helpers, .busted), each spec file in a process of
-its own, --plugin to every spec file. With several values, --device, --ios and
---screen make a matrix: every spec file runs once per combination (their
-product, at most 1,024), each named in the report.
+its own, --plugin to every spec file. With several values, --device,
+--orientation, --scene-size, --ios and --screen make a matrix: every spec file
+runs once per combination (their product, at most 1,024; a combination the
+device does not offer, such as an iPhone at 1/3, is left out with a note),
+each named in the report, its snapshots kept apart.
 Text and TAP end with the line `N passed, N failed` (`, N skipped` may follow);
 with junit and json that line goes to standard error.
 
@@ -36,11 +38,15 @@ private struct TestInvocation {
     var settings = HostSettings()
     var help = false
     var version = false
+    /// The combinations of the matrix their device does not offer, with why:
+    /// left out, each named in a note.
+    var leftOut: [(label: String, problem: String)] = []
     var host: LuaHostOptions {
         get { settings.host }
         set { settings.host = newValue }
     }
-    /// The matrix options (`--device`, `--ios`, `--screen`), in order.
+    /// The matrix options (`--device`, `--orientation`, `--scene-size`,
+    /// `--ios`, `--screen`), in order.
     var devices: [Device] { settings.devices }
     var versions: [OSVersion] { settings.versions }
     var screens: [(trait: String, values: [TraitCollection.Entry])] { settings.screens }
@@ -50,21 +56,37 @@ private struct TestInvocation {
     static let maxCombinations = 1024
 
     /// One value of a matrix option: its label in reports, the options a
-    /// worker gets for it, and its property for JUnit.
-    typealias Choice = (label: String, args: [String], property: (String, String))
+    /// worker gets for it, its property for JUnit, and what it says of the
+    /// screen (to tell combinations a device does not offer).
+    struct Choice {
+        var label: String
+        var args: [String]
+        var property: (String, String)
+        var device: Device?
+        var orientation: Orientation?
+        var sceneSize: SceneSize?
+    }
 
-    /// The matrix options' values, one list per dimension (devices, versions,
-    /// then each `--screen` trait in order). A value named twice (a device
-    /// and its alias, `--ios 26,26`) is one value: run once, counted once.
+    /// The matrix options' values, one list per dimension (devices,
+    /// orientations, scene sizes, versions, then each `--screen` trait in
+    /// order). A value named twice (a device and its alias, `--ios 26,26`)
+    /// is one value: run once, counted once.
     var dimensions: [[Choice]] {
         var lists: [[Choice]] = [
-            devices.map { ($0.name, ["--device", $0.name], ("device", $0.name)) },
-            versions.map { ("iOS \($0.major)", ["--ios", String($0.major)], ("ios", String($0.major))) },
+            devices.map { Choice(label: $0.name, args: ["--device", $0.name], property: ("device", $0.name), device: $0) },
+            settings.orientations.map {
+                Choice(label: $0.rawValue, args: ["--orientation", $0.rawValue], property: ("orientation", $0.rawValue), orientation: $0)
+            },
+            settings.sceneSizes.map {
+                let v = sceneSizeArgument($0)
+                return Choice(label: "scene " + v, args: ["--scene-size", v], property: ("sceneSize", v), sceneSize: $0)
+            },
+            versions.map { Choice(label: "iOS \($0.major)", args: ["--ios", String($0.major)], property: ("ios", String($0.major))) },
         ]
         for (trait, values) in screens {
             lists.append(values.map { e in
                 let v = describeScreenValue(e.value)
-                return ("\(trait)=\(v)", ["--screen", "\(trait)=\(v)"], (trait, v))
+                return Choice(label: "\(trait)=\(v)", args: ["--screen", "\(trait)=\(v)"], property: (trait, v))
             })
         }
         return lists.map { list in
@@ -85,16 +107,21 @@ private struct TestInvocation {
     }
 
     /// Every combination of the matrix options: their product, the first
-    /// dimension slowest.
-    var combinations: [MatrixCombination] {
-        var out = [MatrixCombination(label: [], arguments: [], properties: [])]
+    /// dimension slowest, each with why its device does not offer it (an
+    /// orientation it does not turn to, a scene size it lacks there), if so.
+    var combinations: [(combination: MatrixCombination, problem: String?)] {
+        var out: [[Choice]] = [[]]
         for choices in dimensions {
-            out = out.flatMap { c in
-                choices.map { MatrixCombination(label: c.label + [$0.label], arguments: c.arguments + $0.args,
-                                                properties: c.properties + [$0.property]) }
-            }
+            out = out.flatMap { c in choices.map { c + [$0] } }
         }
-        return out
+        return out.map { choices in
+            let combination = MatrixCombination(label: choices.map(\.label), arguments: choices.flatMap(\.args),
+                                                properties: choices.map(\.property))
+            let device = choices.lazy.compactMap(\.device).first ?? DeviceCatalogue.main
+            let problem = screenConfigurationProblem(device, choices.lazy.compactMap(\.orientation).first ?? .portrait,
+                                                     choices.lazy.compactMap(\.sceneSize).first ?? .full)
+            return (combination, problem)
+        }
     }
 }
 
@@ -111,9 +138,9 @@ private func describeScreenValue(_ v: TraitValue) -> String {
 
 /// The host options `traitlab test` takes (HostOptions.swift); the matrix
 /// options among them are the parent's alone (each worker gets its combination).
-let testHostOptions: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--assets", "--device", "--ios",
-                                            "--screen", "--timeout", "--memory-limit", "--sandbox"]
-private let matrixOptions: Set<String> = ["--device", "--ios", "--screen"]
+let testHostOptions: Set<String> = ["--plugin", "--plugin-path", "--hierarchy", "--assets", "--device", "--orientation",
+                                    "--scene-size", "--ios", "--screen", "--timeout", "--memory-limit", "--sandbox"]
+private let matrixOptions: Set<String> = ["--device", "--orientation", "--scene-size", "--ios", "--screen"]
 
 /// Takes TraitLab's options out of the command line; the rest is busted's.
 private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
@@ -163,11 +190,15 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
             inv.run.jobs = n
             keepForWorker = false
         case "--update-snapshots": inv.run.updateSnapshots = true
+        case "--shard":
+            inv.run.shard = try parseShard(try value(name, inline))
+            keepForWorker = false
         case "--lua":
             // busted's --lua starts busted again under another interpreter.
             throw UsageError(message: "--lua: traitlab test runs busted inside TraitLab's own Lua 5.4 (the engine is part of it), so it cannot run under another interpreter; run `busted --lua=...` for that")
         case "--worker-files": inv.run.workerFiles = try value(name, inline); keepForWorker = false
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
+        case "--matrix-combination": inv.run.combination = try value(name, inline); keepForWorker = false
         case "-h", "--help":
             inv.help = true
             inv.run.help = true
@@ -195,19 +226,81 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         let size = count.map { String($0) } ?? "more than \(Int.max)"
         throw UsageError(message: "the matrix has \(size) combinations; one run takes at most \(TestInvocation.maxCombinations) (run fewer values, or split the run with several commands)")
     }
-    // One combination configures this process; several make a matrix, each
-    // combination run by worker processes of its own.
-    let combinations = inv.combinations
-    if combinations.count == 1 {
+    // One combination configures this process (and the workers of -j and
+    // --sandbox); several make a matrix, each combination run by worker
+    // processes of its own. A combination its device does not offer is left
+    // out with a note; when that leaves none, the command line is wrong.
+    let all = inv.combinations
+    let offered = all.filter { $0.problem == nil }.map(\.combination)
+    guard let first = all.first(where: { $0.problem == nil }) else {
+        let problem = all.first?.problem ?? "no combination"
+        if all.count == 1 {
+            throw UsageError(message: problem + (inv.devices.isEmpty ? " (ui.Screen.main is that device unless --device names another)" : ""))
+        }
+        throw UsageError(message: "none of the \(all.count) combinations is one its device offers (\(problem))")
+    }
+    if all.count == 1 {
         inv.host.device = inv.devices.first
+        inv.host.orientation = inv.settings.orientations.first
+        inv.host.sceneSize = inv.settings.sceneSizes.first
         if let v = inv.versions.first { inv.host.os = v }
         inv.host.screenSettings = inv.screens.flatMap(\.values)
+        inv.run.workerArguments += first.combination.arguments
     } else {
-        inv.run.matrix = combinations
+        inv.run.matrix = offered.map { c in
+            var c = c
+            c.arguments += ["--matrix-combination", "[" + c.label.joined(separator: ", ") + "]"]
+            return c
+        }
+        inv.leftOut = all.compactMap { c in c.problem.map { ("[" + c.combination.label.joined(separator: ", ") + "]", $0) } }
+    }
+    // Bazel's sharding (the test encyclopedia, "Test sharding":
+    // https://bazel.build/reference/test-encyclopedia#test-sharding): the
+    // total and a 0-based index in the environment, and a file the runner
+    // touches to say it shards. Read by the parent only (workers inherit the
+    // environment, and get their files from it); --shard wins.
+    if inv.run.workerFiles == nil, inv.run.shard == nil {
+        inv.run.shard = try bazelShard()
     }
     // A worker reports to its parent only (through the recorder handler).
     if inv.run.workerFiles != nil { inv.run.format = nil }
     return inv
+}
+
+/// `--shard K/N`: the K-th of N slices, K from 1 to N.
+private func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+          let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= maxShards, k >= 1, k <= n else {
+        throw UsageError(message: "invalid --shard value '\(text)': K/N runs the K-th of N slices, 1 <= K <= N <= \(maxShards) (such as --shard 2/4)")
+    }
+    return (k, n)
+}
+
+/// The most slices a run is cut into.
+private let maxShards = 100_000
+
+/// Bazel's `TEST_TOTAL_SHARDS` and 0-based `TEST_SHARD_INDEX` as a shard
+/// (K = index + 1), or nil when they are not set. Touches
+/// `TEST_SHARD_STATUS_FILE`, which tells Bazel the runner shards (without
+/// it, Bazel's --incompatible_check_sharding_support fails the test).
+private func bazelShard() throws -> (index: Int, count: Int)? {
+    let env = { (name: String) in getenv(name).map { String(cString: $0) } }
+    let total = env("TEST_TOTAL_SHARDS"), index = env("TEST_SHARD_INDEX")
+    guard total != nil || index != nil else { return nil }
+    let digits = { (text: String) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+    guard let total, let index, digits(total), digits(index), let n = Int(total), let i = Int(index),
+          n >= 1, n <= maxShards, i < n else {
+        throw UsageError(message: "invalid sharding environment: TEST_TOTAL_SHARDS='\(total ?? "")', TEST_SHARD_INDEX='\(index ?? "")' (Bazel sets both: a total of 1 to \(maxShards), an index from 0 below it)")
+    }
+    if let status = env("TEST_SHARD_STATUS_FILE"), !status.isEmpty {
+        let fd = open(status, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        if fd >= 0 {
+            _ = futimens(fd, nil)
+            close(fd)
+        }
+    }
+    return (i + 1, n)
 }
 
 /// The test deadline: the CLI's watchdog, armed on the main thread. Code stuck
@@ -223,6 +316,15 @@ private final class TestDeadline: SpecDeadline {
     }
     func disarm() -> Bool { watchdog?.disarm() ?? false }
     var message: String { "timed out after " + Watchdog.describe(watchdog?.seconds ?? 0) }
+}
+
+/// The note on the combinations a matrix leaves out (their device does not
+/// offer them): how many, and the first few with why.
+private func noteLeftOut(_ list: [(label: String, problem: String)]) {
+    var text = "traitlab test: \(list.count) combination\(list.count == 1 ? "" : "s") left out, not offered by the device:\n"
+    for (label, problem) in list.prefix(5) { text += "  \(label): \(problem)\n" }
+    if list.count > 5 { text += "  ... and \(list.count - 5) more\n" }
+    writeError(text)
 }
 
 /// `traitlab test ...`: busted's exit status (0 when everything passed),
@@ -244,6 +346,7 @@ func runTestCommand(_ args: [String]) -> Int32 {
     }
     // TraitLab's usage first; the driver then prints busted's options.
     if inv.help { writeOut(testUsage) }
+    if !inv.leftOut.isEmpty { noteLeftOut(inv.leftOut) }
     var hostOptions = inv.host
     // A limit makes the host count its bytes; the driver sets the real cap
     // around each call into spec code.

@@ -47,7 +47,8 @@ let helpLine = UsageLine(["-h", "--help"], nil, "show this help")
 let testOwnOptions: [UsageLine] = [
     UsageLine(["--format"], "FORMAT", "text (busted's default handler), tap, junit or json; junit and json write only their document on standard output"),
     UsageLine(["-j", "--jobs"], "N", "run the spec files in N worker processes, one merged report"),
-    UsageLine(["--update-snapshots"], nil, "assert.matches_snapshot writes the dump it sees to its snapshot file instead of comparing (accepting changes)"),
+    UsageLine(["--update-snapshots"], nil, "assert.matches_snapshot writes the dump it sees to its snapshot file instead of comparing (accepting changes); in a matrix, each combination's own file"),
+    UsageLine(["--shard"], "K/N", "run the K-th (1 to N) of N slices of the spec files and matrix combinations; the N slices together run each once (also Bazel's TEST_TOTAL_SHARDS and TEST_SHARD_INDEX, which counts from 0)"),
 ]
 
 /// The formats `--format` takes.
@@ -169,8 +170,10 @@ func manPage() -> String {
     m += ".PP\nand takes these of the options above, applied to spec code: "
     m += hostOptions.filter { testHostOptions.contains($0.name) }.map { "\\fB" + roff($0.name) + "\\fR" }.joined(separator: ", ") + ".\n"
     m += """
-    Several values of \\fB\\-\\-device\\fR, \\fB\\-\\-ios\\fR or \\fB\\-\\-screen\\fR make a matrix: every spec
-    file runs once per combination. Text and TAP reports end with the line
+    Several values of \\fB\\-\\-device\\fR, \\fB\\-\\-orientation\\fR, \\fB\\-\\-scene\\-size\\fR, \\fB\\-\\-ios\\fR
+    or \\fB\\-\\-screen\\fR make a matrix: every spec file runs once per combination (those the
+    device does not offer are left out), with its own snapshot files;
+    \\fB\\-\\-shard\\fR \\fIK/N\\fR runs one of N slices of it. Text and TAP reports end with the line
     .IR "N passed, N failed" .
     .SH EXIT STATUS
     0 on success, 1 when the script or a test fails, 2 on a usage error.

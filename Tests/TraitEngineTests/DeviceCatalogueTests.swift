@@ -563,4 +563,45 @@ final class DeviceCatalogueTests: XCTestCase {
         XCTAssertThrowsError(try world.configureMainScreen(device: DeviceCatalogue.main))
         XCTAssertEqual(world.mainScreen.device?.name, se.name)
     }
+    func testTheMainScreenStartsInTheConfiguredOrientation() throws {
+        let world = TraitWorld()
+        defer { world.tearDown() }
+        let max = try device("iPhone 15 Pro Max")
+        try world.configureMainScreen(device: max, orientation: .landscapeLeft)
+        XCTAssertEqual(world.mainScreen.orientation, .landscapeLeft)
+        XCTAssertEqual(world.mainScreen.size, Size(932, 430))
+        // The larger iPhones are regular width, compact height in landscape (the device size-class table).
+        XCTAssertEqual(world.mainScreen.traitCollection[Sys.horizontalSizeClass], .string("regular"))
+        XCTAssertEqual(world.mainScreen.traitCollection[Sys.verticalSizeClass], .string("compact"))
+    }
+
+    func testScenesOnTheMainScreenStartAtTheConfiguredSize() throws {
+        let world = TraitWorld()
+        defer { world.tearDown() }
+        let pad = try device("iPad Pro 12.9-inch (6th generation)")
+        try world.configureMainScreen(device: pad, orientation: .landscapeLeft, sceneSize: .half)
+        let scene = WindowScene(world: world, screen: world.mainScreen)
+        XCTAssertEqual(scene.size, .half)
+        // The multitasking table: the 12.9-inch iPad Pro's landscape 1/2 is regular width.
+        XCTAssertEqual(scene.geometry?.size, Size(678, 1024))
+        XCTAssertEqual(scene.geometry?.sizeClasses, .regularRegular)
+        // A scene on another screen starts full.
+        let other = try Screen(world: world, device: pad)
+        XCTAssertEqual(WindowScene(world: world, screen: other).size, .full)
+        // After a rotation that offers no 1/2 (portrait), a new scene starts full.
+        try world.mainScreen.rotate(to: .portrait)
+        scene.disconnect()
+        XCTAssertEqual(WindowScene(world: world, screen: world.mainScreen).size, .full)
+    }
+
+    func testAConfigurationTheDeviceDoesNotOfferIsRefused() throws {
+        let world = TraitWorld()
+        defer { world.tearDown() }
+        let se = try device("iPhone SE (3rd generation)")
+        XCTAssertThrowsError(try world.configureMainScreen(device: se, sceneSize: .oneThird))
+        XCTAssertThrowsError(try world.configureMainScreen(device: try device("iPhone 15"), orientation: .portraitUpsideDown))
+        XCTAssertThrowsError(try world.configureMainScreen(device: try device("iPad Pro 13-inch (M5)"), sceneSize: .half))
+        XCTAssertEqual(world.mainScreenDevice.name, DeviceCatalogue.main.name)
+        XCTAssertEqual(world.mainScreen.orientation, .portrait)
+    }
 }

@@ -28,7 +28,7 @@ public enum DeviceCatalogue {
     /// TraitLab models.
     public static let mainDeviceName = "iPhone 14 Pro"
 
-    /// The device named ``mainDeviceName``: `TraitWorld.mainScreen`'s unless ``TraitWorld/configureMainScreen(device:settings:)`` chose another.
+    /// The device named ``mainDeviceName``: `TraitWorld.mainScreen`'s unless ``TraitWorld/configureMainScreen(device:orientation:sceneSize:settings:)`` chose another.
     public static var main: Device { devices.first { $0.name == mainDeviceName }! } // invariant: a catalogue row (test)
 
     /// The size UIKit reports to apps on the iPhone 12 mini and 13 mini, in

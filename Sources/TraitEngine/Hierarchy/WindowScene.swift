@@ -15,8 +15,11 @@ public final class WindowScene: TraitEnvironment {
     /// points by ``SizeClassRule``). A resize takes effect at the next update.
     public private(set) var size: SceneSize = .full
 
-    /// A full-screen scene on `screen`, connected at once (UIKit makes scenes
-    /// itself: here the program stands in for the system that connects one).
+    /// A scene on `screen`, connected at once (UIKit makes scenes itself: here
+    /// the program stands in for the system that connects one). It is full
+    /// screen, but on the main screen it starts at the world's
+    /// ``TraitWorld/mainSceneSize`` (`--scene-size`) when the screen's
+    /// orientation offers that size (after a rotation that leaves none, full).
     /// - Parameters:
     ///   - world: The world the scene belongs to.
     ///   - screen: The screen it is on, such as ``TraitWorld/mainScreen``.
@@ -27,6 +30,10 @@ public final class WindowScene: TraitEnvironment {
         screen.linked(to: self)
         world.connect(self)
         linked(to: nil)
+        if screen.isMainScreen, world.mainSceneSize != .full, let device = screen.device,
+           (try? device.scene(world.mainSceneSize, orientation: screen.orientation)) != nil {
+            size = world.mainSceneSize
+        }
         refreshGeometry()
         setNeedsStructureUpdate()
     }

@@ -16,6 +16,7 @@
 --   busted_assertions.lua  assert.has_trait, assert.matches_snapshot
 --   busted_workers.lua     -j, --sandbox and matrices: workers record every
 --                          event, the parent replays them into one report
+--   busted_shards.lua      --shard K/N: which files and combinations run
 --
 -- Called by SpecRunner.swift as driver(tl, opts); returns the exit status
 -- (and the closing line's counts). `tl` holds the host's functions; `opts`
@@ -381,6 +382,11 @@ os.exit = function(code)
   local status = code == nil or code == true and 0 or code == false and 1 or tonumber(code) or 1
   error(setmetatable({ status = math.tointeger(status) or 1 }, exitMt), 0)
 end
+
+---------------------------------------------------------------------------
+-- Shards: busted_shards.lua (before the workers, which ask it)
+
+run.shards = part('busted_shards')
 
 ---------------------------------------------------------------------------
 -- Workers and their parent: busted_workers.lua

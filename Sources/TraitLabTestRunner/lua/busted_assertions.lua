@@ -52,7 +52,9 @@ registerAssertion('has_trait', hasTrait)
 -- text kept in __snapshots__/SPEC/NAME.txt beside the spec file, written on
 -- the first run (and by --update-snapshots); a difference fails with a
 -- diff. NAME defaults to the test's full name (a second snapshot in one test
--- gets " 2", ...). Under --sandbox a missing snapshot fails instead of being
+-- gets " 2", ...). In a matrix each combination keeps its own file, NAME
+-- [COMBINATION].txt, so no combination's dump is compared with another's
+-- (docs/cli.md, "Snapshots"). Under --sandbox a missing snapshot fails instead of being
 -- written: sandboxed specs choose no file to write. Only real folders and
 -- regular files are read or written there: a symbolic link is never
 -- followed (--update-snapshots replaces one), and nothing of it is quoted.
@@ -68,13 +70,25 @@ local function nameHash(text)
   return ('%016x'):format(h)
 end
 
+local function fileSafe(text)
+  return (text:gsub('[^%w%-_ ,%.%(%)%[%]=]', '_'):gsub('^%.+', '_'))
+end
+
 -- The file name of a snapshot: the name itself when it is short and made of
 -- characters every file system keeps; otherwise a readable part of it and
--- the hash of the whole name, so distinct names never share a file.
-local function snapshotFileName(name)
-  local safe = name:gsub('[^%w%-_ ,%.%(%)%[%]=]', '_'):gsub('^%.+', '_')
-  if safe == name and #safe <= 120 then return safe .. '.txt' end
-  return safe:sub(1, 100) .. ' #' .. nameHash(name) .. '.txt'
+-- the hash of the whole name, so distinct names never share a file. A
+-- matrix's combination (`[iPad Pro 13-inch (M5), scene 1/3]`, a label the
+-- command builds) follows it, its '/' written as '-' (no two labels differ
+-- only there), or a readable part and its hash when it is long.
+local function snapshotFileName(name, combination)
+  local safe = fileSafe(name)
+  local base
+  if safe == name and #safe <= 120 then base = safe
+  else base = safe:sub(1, 100) .. ' #' .. nameHash(name) end
+  if not combination then return base .. '.txt' end
+  local combo = fileSafe((combination:gsub('/', '-')))
+  if #combo > 120 then combo = combo:sub(1, 100) .. ' #' .. nameHash(combination) end
+  return base .. ' ' .. combo .. '.txt'
 end
 
 local function snapshotPlace(name)
@@ -97,7 +111,7 @@ local function snapshotPlace(name)
   name = tostring(name)
   local dir = tostring(file.name):match('^(.*)/') or '.'
   local spec = tostring(file.name):match('([^/]+)$'):gsub('%.lua$', '')
-  return { dir .. '/__snapshots__', dir .. '/__snapshots__/' .. spec }, snapshotFileName(name), name
+  return { dir .. '/__snapshots__', dir .. '/__snapshots__/' .. spec }, snapshotFileName(name, opts.combination), name
 end
 
 -- The lines of `a` and `b` with a unified-style mark: ' ' kept, '-' only in

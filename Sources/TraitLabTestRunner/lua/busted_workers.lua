@@ -161,7 +161,9 @@ end
 local function workerGroups(names)
   local groups = {}
   local combos = opts.matrix or { false }
-  for _, combo in ipairs(combos) do
+  local allNames = names
+  for c, combo in ipairs(combos) do
+    local names = driver.shards.filesFor(allNames, c)   -- (--shard: this slice's)
     if opts.sandbox then
       for _, name in ipairs(names) do groups[#groups + 1] = { files = { name }, combo = combo } end
     else
@@ -226,15 +228,15 @@ local function runWorkers(busted, suite)
     local files = context.children(suite)
     local originals = {}
     for i, child in ipairs(files) do originals[i] = child; files[i] = nil end
-    for _, combo in ipairs(opts.matrix) do
+    for c, combo in ipairs(opts.matrix) do
       for _, child in ipairs(originals) do
-        if child.descriptor == 'file' then
+        if child.descriptor ~= 'file' then
+          context.attach(child)
+        elseif driver.shards.runs(child.name, c) then   -- (--shard: this slice's)
           local copy = {}
           for k, v in pairs(child) do copy[k] = v end
           copy.combo = combo
           context.attach(copy)
-        else
-          context.attach(child)
         end
       end
     end
