@@ -87,7 +87,7 @@ local function snapshotFileName(name, combination)
   else base = safe:sub(1, 100) .. ' #' .. nameHash(name) end
   if not combination then return base .. '.txt' end
   local combo = fileSafe((combination:gsub('/', '-')))
-  if #combo > 120 then combo = combo:sub(1, 100) .. ' #' .. nameHash(combination) end
+  if #combo > 130 then combo = combo:sub(1, 110) .. ' #' .. nameHash(combination) end
   return base .. ' ' .. combo .. '.txt'
 end
 

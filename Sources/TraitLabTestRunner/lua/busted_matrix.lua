@@ -123,7 +123,8 @@ end
 local function countsTable(comboCounts)
   local width = #'combination'
   for _, combo in ipairs(opts.matrix) do width = math.max(width, utf8.len(combo.label) or #combo.label) end
-  local lines = { '', ('%-' .. width .. 's  %6s  %6s  %7s'):format('combination', 'passed', 'failed', 'skipped') }
+  -- (Padded by hand: string.format takes widths below 100 only, and a label can be longer.)
+  local lines = { '', 'combination' .. (' '):rep(width - #'combination') .. ('  %6s  %6s  %7s'):format('passed', 'failed', 'skipped') }
   for _, combo in ipairs(opts.matrix) do
     local row = comboCounts[combo.label]
     local pad = width - (utf8.len(combo.label) or #combo.label)
