@@ -588,9 +588,15 @@ final class DeviceCatalogueTests: XCTestCase {
         // A scene on another screen starts full.
         let other = try Screen(world: world, device: pad)
         XCTAssertEqual(WindowScene(world: world, screen: other).size, .full)
-        // After a rotation that offers no 1/2 (portrait), a new scene starts full.
+    }
+
+    func testASceneMadeAfterARotationThatLeavesNoSuchSizeStartsFull() throws {
+        let world = TraitWorld()
+        defer { world.tearDown() }
+        try world.configureMainScreen(device: try device("iPad Pro 12.9-inch (6th generation)"), orientation: .landscapeLeft,
+                                      sceneSize: .half)
+        // An iPad offers no 1/2 in portrait (the multitasking table's "N/A").
         try world.mainScreen.rotate(to: .portrait)
-        scene.disconnect()
         XCTAssertEqual(WindowScene(world: world, screen: world.mainScreen).size, .full)
     }
 

@@ -54,10 +54,11 @@ registerAssertion('has_trait', hasTrait)
 -- diff. NAME defaults to the test's full name (a second snapshot in one test
 -- gets " 2", ...). In a matrix each combination keeps its own file, NAME
 -- [COMBINATION].txt, so no combination's dump is compared with another's
--- (docs/cli.md, "Snapshots"). Under --sandbox a missing snapshot fails instead of being
--- written: sandboxed specs choose no file to write. Only real folders and
--- regular files are read or written there: a symbolic link is never
--- followed (--update-snapshots replaces one), and nothing of it is quoted.
+-- (docs/cli.md, "Snapshots in a matrix"). Under --sandbox a missing
+-- snapshot fails instead of being written: sandboxed specs choose no file
+-- to write. Only real folders and regular files are read or written there:
+-- a symbolic link is never followed (--update-snapshots replaces one), and
+-- nothing of it is quoted.
 local snapshotCounts = setmetatable({}, { __mode = 'k' })
 
 -- FNV-1a, 64 bits, as 16 hex digits: tells apart names whose file names
