@@ -161,7 +161,7 @@ expect "one combination is the run's own, also in -j's workers" 1 'landscapeLeft
 
 # ------------------------------------------------------------ snapshots per combination
 # The README's quick start 2, as a reader runs it, then as a matrix: each
-# combination keeps its own snapshot file (docs/cli.md, "Snapshots").
+# combination keeps its own snapshot file (docs/cli.md, "Snapshots in a matrix").
 mkdir -p "$tmp/qs/spec"
 sed -n '/^-- spec\/theme_spec\.lua$/,/^```$/p' "$root/README.md" | sed '$d' >"$tmp/qs/spec/theme_spec.lua"
 cd "$tmp/qs" || exit 1
