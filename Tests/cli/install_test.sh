@@ -61,6 +61,9 @@ fi
 run_apart bash -c 'source "$1"; complete -p traitlab; COMP_WORDS=(traitlab --device "iPhone S"); COMP_CWORD=2; _traitlab; printf "%s\n" "${COMPREPLY[@]}"' _ "$prefix/share/bash-completion/completions/traitlab"
 holds "bash: complete -p traitlab after sourcing; --device completes the catalogue's names" \
   '[ "$RC" -eq 0 ] && [[ $OUT == "complete -F _traitlab traitlab"* ]] && [[ $OUT == *"iPhone SE (3rd generation)"* ]]'
+run_apart bash -c 'source "$1"; for w in land s; do COMP_WORDS=(traitlab test --orientation "$w"); [ $w = s ] && COMP_WORDS[2]=--scene-size; COMP_CWORD=3; COMPREPLY=(); _traitlab; printf "%s\n" "${COMPREPLY[@]}"; done' _ "$prefix/share/bash-completion/completions/traitlab"
+holds "bash: --orientation and --scene-size complete their values" \
+  '[ "$RC" -eq 0 ] && [ "$OUT" = "$(printf "landscapeLeft\nlandscapeRight\nslideOver")" ]'
 for shell in zsh fish; do
   if command -v $shell >/dev/null; then
     f="$prefix/share/zsh/site-functions/_traitlab"
