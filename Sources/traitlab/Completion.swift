@@ -74,7 +74,7 @@ final class Completer {
         var closingCharacter: Unicode.Scalar?
     }
 
-    static let commands = [":help", ":tree", ":traits", ":why", ":picture", ":plugins", ":reload", ":trace", ":stats", ":autoupdate", ":quit"]
+    static let commands = [":help", ":tree", ":dump", ":traits", ":why", ":picture", ":plugins", ":reload", ":trace", ":stats", ":autoupdate", ":quit"]
     static let keywords = ["and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
                            "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"]
 
@@ -118,9 +118,9 @@ final class Completer {
         case ":picture" where words.count >= 2:
             // After the expression: a trait name (the path is free text).
             return Result(matches: (completePath(word) + host.world.registry.definitions.map(\.property).filter { $0.hasPrefix(word) }).sorted())
-        case ":tree" where words.count == 1:
+        case ":tree" where words.count == 1, ":dump" where words.count == 1:
             return Result(matches: (["full"].filter { $0.hasPrefix(word) && !word.isEmpty } + completePath(word)))
-        case ":why", ":tree", ":traits", ":picture":
+        case ":why", ":tree", ":dump", ":traits", ":picture":
             return Result(matches: completePath(word))
         default:
             return Result()

@@ -257,7 +257,7 @@ final class REPL {
             default: return usage(":autoupdate on|off")
             }
             writeOut("autoupdate is \(autoUpdate ? "on" : "off")\n")
-        case ":tree":
+        case ":tree", ":dump":
             tree(rest)
         case ":traits":
             if let env = rest.isEmpty ? firstScene() : environment(from: rest) {
@@ -287,7 +287,8 @@ final class REPL {
         return true
     }
 
-    /// `:tree [full] [expr]`: ui.dump of expr, or of every connected window scene.
+    /// `:tree [full] [expr]` (and `:dump`, its other name): ui.dump of expr,
+    /// printed, or of every connected window scene.
     private func tree(_ args: String) {
         var expr = args
         let full = args == "full" || args.hasPrefix("full ")
@@ -510,6 +511,7 @@ final class REPL {
         """
         let commands: [(String, String)] = [
             (":tree [full] [expr]", "the trait tree below expr (default: every connected window scene)"),
+            (":dump [full] [expr]", "the same: the text ui.dump(expr) returns, printed"),
             (":traits [expr]", "every trait of an environment and where its value comes from"),
             (":why expr Trait [file]", "the chain of environments that produced one trait's value"),
             (":why expr backgroundColor", "a resolved value (also tintColor, image): the traits that chose it"),

@@ -77,6 +77,10 @@ check_line "the multi-line function works" '100' 2
 type_line 'sc = ui.WindowScene { name = "dumped" }; ui.Window { windowScene = sc, name = "w1" }'
 type_line 'ui.dump(sc)'
 check_line "a multi-line string (ui.dump) prints as it is, no escapes" '└─ Window "w1"' 2
+# :dump NODE prints the same text (ui.dump returns it; the command prints it).
+type_line 'sc2 = ui.WindowScene { name = "dumped2" }; ui.Window { windowScene = sc2, name = "w2" }'
+type_line ':dump dumped2'
+check_line ":dump NODE prints ui.dump's text for the node" '└─ Window "w2"' 2
 type_line '"one" .. " line"'
 check_line "a one-line string stays quoted" '"one line"' 2
 
