@@ -186,11 +186,15 @@ private struct CompletionWords {
         let commands = subcommands.map { shellQuote($0.name + ":" + zshHelp($0.help)) }
         s += #"""
 
-        # _traitlab_values NAME: the words of _traitlab_NAME (compadd quotes them).
+        # _traitlab_values [compadd's options] NAME: the words of _traitlab_NAME
+        # (compadd quotes them); _arguments passes its options first.
         _traitlab_values() {
-          local -a words
-          words=("${(@P)${:-_traitlab_$1}}")
-          if [[ $1 == screen ]]; then compadd -S '' -a words; else compadd -a words; fi
+          local name=${@[-1]}
+          local -a values options
+          options=("${@[1,-2]}")
+          values=("${(@P)${:-_traitlab_$name}}")
+          if [[ $name == screen ]]; then options+=(-S ''); fi
+          compadd "${options[@]}" -a values
         }
 
         _traitlab_commands() {

@@ -74,6 +74,31 @@ for shell in zsh fish; do
     echo "skip $shell: not installed (scripts/setup.sh installs it)"
   fi
 done
+if command -v zsh >/dev/null; then
+  run_apart zsh -fc 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- "$_comps[traitlab]"' _ "$prefix/share/zsh/site-functions"
+  holds "zsh: compinit finds _traitlab in the prefix's site-functions and binds it to traitlab" '[ "$RC" -eq 0 ] && [ "$OUT" = _traitlab ]'
+fi
+# zsh completes in a terminal (tmux): the values of --ios, and a device name, quoted.
+if command -v zsh >/dev/null && command -v tmux >/dev/null; then
+  sock="$work/tmux.sock"
+  tmux -S "$sock" new-session -d -s z -x 150 -y 20 "zsh -f"
+  screen_shows() {   # screen_shows TEXT: waits up to 5 s for TEXT on the screen
+    local i
+    for i in $(seq 50); do
+      tmux -S "$sock" capture-pane -p -t z | grep -qF -- "$1" && return 0
+      sleep 0.1
+    done
+    return 1
+  }
+  tmux -S "$sock" send-keys -t z "fpath=('$prefix/share/zsh/site-functions' \$fpath); autoload -U compinit; compinit -u -D" Enter
+  tmux -S "$sock" send-keys -t z 'traitlab test --ios ' Tab
+  screen_shows "16  17  18  26" && ok "zsh: traitlab test --ios <Tab> offers 16 17 18 26" \
+    || bad "zsh: --ios <Tab> offers no versions" "$(tmux -S "$sock" capture-pane -p -t z)"
+  tmux -S "$sock" send-keys -t z C-u 'traitlab --device iPhone\ S' Tab
+  screen_shows 'traitlab --device iPhone\ SE\ \(' && ok "zsh: --device completes a device name, quoted" \
+    || bad "zsh: --device does not complete" "$(tmux -S "$sock" capture-pane -p -t z)"
+  tmux -S "$sock" kill-server
+fi
 if command -v fish >/dev/null; then
   run_apart fish -c 'source $argv[1]; complete -C "traitlab test --ios "' "$prefix/share/fish/vendor_completions.d/traitlab.fish"
   holds "fish: --ios completes the OS versions" '[ "$RC" -eq 0 ] && [[ $OUT == *"17"*"26"* ]]'
