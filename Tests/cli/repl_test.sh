@@ -201,6 +201,15 @@ check ":tree whose dump the memory cap refuses says so" '(no tree: not enough me
 type_line '6 * 7'
 check_line "...and the session goes on" '42' 5
 
+# ---------------------------------------------------------------- orientation and scene size
+# The banner names what --orientation and --scene-size chose (docs/cli.md).
+start_session --device "'iPad Pro 13-inch (M5)'" --orientation landscapeLeft --scene-size 1/3
+check "the banner names the orientation and the size new scenes start at" 'ui.Screen.main: iPad Pro 13-inch (M5), landscapeLeft · new scenes 1/3 · iOS 26.0' 2
+type_line 'scene = ui.WindowScene {}'
+type_line 'scene.size .. " " .. scene.traitCollection.horizontalSizeClass'
+check_line "...and a new scene starts at it (after the input's update)" '"1/3 compact"' 3
+tmux_ send-keys -t repl C-d
+
 # ---------------------------------------------------------------- no libedit
 # libedit is loaded when the REPL starts (not linked); without it the REPL
 # says so once and reads plain lines, still on the terminal.

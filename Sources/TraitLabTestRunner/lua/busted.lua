@@ -27,6 +27,10 @@ local tl, opts = ...
 -- tl.part and given this table): the host's functions, the options, and the
 -- state a run builds up.
 local run = { tl = tl, opts = opts, combinationOf = setmetatable({}, { __mode = 'k' }) }
+-- The label of the matrix combination this process runs (a worker's
+-- --matrix-combination; nil outside a matrix): it names snapshot files. A
+-- worker that runs several combinations sets it before each.
+run.combination = opts.combination
 run.part = function(name) return tl.part(name)(run) end
 local combinationOf = run.combinationOf   -- the combination of each replayed element of a matrix run
 local part = run.part

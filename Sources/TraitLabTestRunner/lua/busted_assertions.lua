@@ -112,7 +112,7 @@ local function snapshotPlace(name)
   name = tostring(name)
   local dir = tostring(file.name):match('^(.*)/') or '.'
   local spec = tostring(file.name):match('([^/]+)$'):gsub('%.lua$', '')
-  return { dir .. '/__snapshots__', dir .. '/__snapshots__/' .. spec }, snapshotFileName(name, opts.combination), name
+  return { dir .. '/__snapshots__', dir .. '/__snapshots__/' .. spec }, snapshotFileName(name, driver.combination), name
 end
 
 -- The lines of `a` and `b` with a unified-style mark: ' ' kept, '-' only in
