@@ -305,6 +305,10 @@ extension LuaHost {
             c.L.push(def.property)
             return 3
         }
+        fn("is_terminal") { c in
+            c.L.push(isatty(Int32(clamping: c.L.integer(1) ?? -1)) == 1)
+            return 1
+        }
         fn("full_tracebacks") { c in
             tl_set_full_tracebacks(lua_toboolean(c.L, 1))
             return 0

@@ -281,6 +281,20 @@ expect "a Bazel index past the total is a usage error" 2 "invalid sharding envir
 run env TEST_TOTAL_SHARDS=x TEST_SHARD_INDEX=0 "$TL" test .
 expect "...and a total that is no number" 2 "invalid sharding environment"
 
+# ------------------------------------------------------------ progress
+# A matrix's report comes when every worker has ended: on a terminal a line
+# on standard error counts the worker runs meanwhile (script(1) gives the
+# run a terminal), and is cleared after the last.
+cd "$tmp/shards" || exit 1
+if command -v script >/dev/null; then
+  run script -qec "$(printf '%q ' "$TL" test --ios 16,17,18,26 -j 2 .)" /dev/null
+  expect "on a terminal a matrix shows its workers' progress" 0 'traitlab test: 4 of 4 worker runs done'
+else
+  echo "skip progress on a terminal: no script(1) (util-linux)"
+fi
+run_apart "$TL" test --ios 16,17,18,26 -j 2 .
+holds "...and writes nothing of it when standard error is no terminal" '[ $RC -eq 0 ] && [[ $ERR != *"worker runs"* ]] && [[ $OUT != *"worker runs"* ]]'
+
 # ------------------------------------------------------------ bad matrices
 all_devices=$("$TL" devices --json | python3 -c 'import json, sys; print(",".join(d["name"] for d in json.load(sys.stdin)))')
 run_apart "$TL" test --device "$all_devices" --orientation portrait,portraitUpsideDown,landscapeLeft,landscapeRight \

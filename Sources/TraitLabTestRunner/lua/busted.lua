@@ -391,6 +391,7 @@ end
 -- Shards: busted_shards.lua (before the workers, which ask it)
 
 run.shards = part('busted_shards')
+run.progress = part('busted_matrix').progress
 
 ---------------------------------------------------------------------------
 -- Workers and their parent: busted_workers.lua

@@ -258,6 +258,7 @@ local function runWorkers(busted, suite)
         finishWorker(w, code, signal)
       end
     end
+    driver.progress(nextGroup - 1 - count, #groups)   -- (a matrix's progress, on a terminal)
   end
   -- Replays one file's records inside the parent's file block.
   return function(file)
