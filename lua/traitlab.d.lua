@@ -133,6 +133,28 @@
 ---@field identifier? string Reverse-DNS, unique; enables encoding.
 ---@field affectsColorAppearance? boolean Default false.
 ---@field property? string Default: `name` with its first letter lower-cased.
+---@field swift? SwiftDeclaration How the app declared it (written by `traitlab swift import`).
+
+---How a definition was declared in an app's Swift source: written by `traitlab swift import`,
+---read by `traitlab swift export` to write it back as it was (docs/swift.md). Every field is optional.
+---@class SwiftDeclaration
+---@field type? string The type's name, qualified when nested (`AppTraits.ThemeTrait`).
+---@field access? string `public`, `package`, `fileprivate` ...
+---@field nonisolated? boolean
+---@field available? string[] Each `@available(...)`'s arguments (`"iOS 26, *"`).
+---@field doc? string The `///` lines above the type.
+---@field before? string Conditional compilation before the declaration (`#if canImport(UIKit)`).
+---@field after? string And after it (`#endif`).
+---@field valueType? string The type written on `defaultValue` (`CGFloat`).
+---@field default? string The default's expression as written (`ThemeSelection.system`).
+---@field defaultValue? TraitValue The value that expression stands for.
+---@field rawType? string Enums: the raw type (`Int`, `String`).
+---@field cases? string[] Enums: the Swift case names.
+---@field rawValues? string[] Enums: each case's raw value as written ("" when implicit).
+---@field conformances? string[] Enums: the protocols after the raw type.
+---@field foreign? boolean Enums: declared outside Swift (an Objective-C enum); export does not declare it.
+---@field entry? boolean Keys: declared with `@Entry`.
+---@field bridgeAvailable? string[] Keys: `@available` arguments of the bridge conformance.
 
 ---An enum of string cases, from `traits.enum`. `MyAppTheme.pastel` is `"pastel"`;
 ---indexing an unknown case is an error. `#MyAppTheme` is the number of cases.
@@ -245,8 +267,9 @@ traits = {}
 ---```
 ---@param name string
 ---@param cases string[]
+---@param swift? SwiftDeclaration How the app declared it (written by `traitlab swift import`).
 ---@return TraitEnum
-function traits.enum(name, cases) end
+function traits.enum(name, cases, swift) end
 
 ---Defines a custom trait. A second definition with an identifier or property
 ---already in use is an error.
@@ -909,6 +932,7 @@ function ui.available(version) end
 ---@field name string Required: the EnvironmentValues property.
 ---@field default? TraitValue Required unless `type` is given.
 ---@field type? TraitValueType Without `default`, declares an optional key.
+---@field swift? SwiftDeclaration How the app declared it (written by `traitlab swift import`).
 
 ---The two directions of a bridged key (UITraitBridgedEnvironmentKey).
 ---@class EnvironmentBridge

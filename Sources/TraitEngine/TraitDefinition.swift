@@ -42,6 +42,8 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public private(set) var defaultValue: TraitValue
     /// Who defined it (a plugin name), for conflict messages; nil for scripts and system traits.
     @exclusivity(unchecked) public var owner: String?
+    /// How the app declared it in Swift, when it came from `traitlab swift import`.
+    @exclusivity(unchecked) public var swift: SwiftDeclaration?
     /// Whether this is one of UIKit's system traits (``SystemTraits``).
     public let isSystem: Bool
 
@@ -134,6 +136,7 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
         isOptional = other.isOptional
         defaultValue = other.defaultValue
         owner = other.owner
+        swift = other.swift
     }
 
     /// The trait's ``name``.

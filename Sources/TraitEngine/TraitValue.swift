@@ -169,12 +169,15 @@ public final class TraitEnum: Equatable, @unchecked Sendable {
     /// The case names, in declaration order.
     public let cases: [String]
     private let caseSet: Set<String>
+    /// How the app declared it in Swift, when it came from `traitlab swift import`.
+    public let swift: SwiftDeclaration?
 
     /// An enum named `name` with the case names `cases`.
-    public init(name: String, cases: [String]) {
+    public init(name: String, cases: [String], swift: SwiftDeclaration? = nil) {
         self.name = name
         self.cases = cases
         self.caseSet = Set(cases)
+        self.swift = swift
     }
 
     /// Whether `c` is one of the case names.

@@ -169,7 +169,7 @@ extension LuaHost {
     /// `swiftui.EnvironmentKey { name = "myAppTheme", default = "standard" [, type = ...] }`.
     private func defineEnvironmentKey(_ c: LuaCall) throws -> Int32 {
         try c.table(1)
-        try checkFields(c, 1, "environment key", ["name", "default", "type"])
+        try checkFields(c, 1, "environment key", ["name", "default", "type", "swift"])
         try chargeEngine(512)   // the key and its entry in the registry
         guard L.rawGet(1, "name") == LUA_TSTRING, let name = try L.keptString(-1), !name.isEmpty else {
             throw c.argError(1, "environment key needs a 'name' string")
@@ -183,6 +183,8 @@ extension LuaHost {
         let key = try EnvironmentKeyDefinition(name: name, valueType: type, defaultValue: try traitValue(at: defaultIndex),
                                                isOptional: isOptional)
         key.owner = plugins.loading
+        _ = L.rawGet(1, "swift")
+        key.swift = try swiftDeclaration(at: L.top, of: "environment key '\(name)'")
         let registry = world.environmentKeys
         if let existing = registry.key(named: name), let owner = key.owner, existing.owner == owner,
            plugins.reloading != nil || plugins.plugins[owner] == nil {

@@ -464,7 +464,14 @@ extension LuaHost {
             if !seen.insert(s).inserted { throw c.argError(2, "case '\(s)' appears twice") }
             cases.append(s)
         }
-        let e = TraitEnum(name: name, cases: cases)
+        let swift = try swiftDeclaration(at: 3, of: "enum '\(name)'")
+        if let swift, !swift.caseNames.isEmpty, swift.caseNames.count != cases.count {
+            throw c.argError(3, "swift.cases names \(swift.caseNames.count) Swift cases for \(cases.count) cases")
+        }
+        if let swift, !swift.rawValues.isEmpty, swift.rawValues.count != cases.count {
+            throw c.argError(3, "swift.rawValues gives \(swift.rawValues.count) raw values for \(cases.count) cases")
+        }
+        let e = TraitEnum(name: name, cases: cases, swift: swift)
         definedEnums.append(e)
         push(e)
         return 1
@@ -512,10 +519,10 @@ extension LuaHost {
 
     /// Reads a `traits.define` table into a (not yet registered) definition.
     func definitionSpec(at i: Int32, owner: String?, call c: LuaCall) throws -> TraitDefinition {
-        let known: Set<String> = ["name", "default", "type", "identifier", "affectsColorAppearance", "property"]
+        let known: Set<String> = ["name", "default", "type", "identifier", "affectsColorAppearance", "property", "swift"]
         try L.forEachPair(i) {
             guard let k = L.string(-2), known.contains(k) else {
-                throw c.argError(i, "unknown field \(L.string(-2).map { "'\($0)'" } ?? L.typeName(-2)) in trait definition (fields: name, default, type, identifier, affectsColorAppearance, property)")
+                throw c.argError(i, "unknown field \(L.string(-2).map { "'\($0)'" } ?? L.typeName(-2)) in trait definition (fields: name, default, type, identifier, affectsColorAppearance, property, swift)")
             }
         }
         func field(_ k: String) -> Int32 { _ = L.rawGet(i, k); return L.top }
@@ -558,6 +565,7 @@ extension LuaHost {
         let def = try TraitDefinition(name: name, valueType: type, defaultValue: defaultValue, isOptional: isOptional,
                                       identifier: identifier, property: property, affectsColorAppearance: L.bool(affectsIndex))
         def.owner = owner
+        def.swift = try swiftDeclaration(at: field("swift"), of: "trait '\(name)'")
         return def
     }
 

@@ -92,6 +92,8 @@ public final class EnvironmentKeyDefinition: Hashable, CustomStringConvertible {
     public let systemTrait: TraitDefinition?
     /// Who defined it (a plugin name), for reloads and messages.
     public var owner: String?
+    /// How the app declared it in Swift, when it came from `traitlab swift import`.
+    public var swift: SwiftDeclaration?
 
     nonisolated(unsafe) private static var nextID = 0
     nonisolated(unsafe) private static var byType: [ObjectIdentifier: EnvironmentKeyDefinition] = [:]
@@ -190,6 +192,7 @@ public final class EnvironmentKeyDefinition: Hashable, CustomStringConvertible {
         valueType = other.valueType
         defaultValue = other.defaultValue
         isOptional = other.isOptional
+        swift = other.swift
     }
 
     /// The key's ``name``.

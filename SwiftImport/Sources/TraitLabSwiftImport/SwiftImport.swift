@@ -2,24 +2,33 @@ import SwiftParser
 import SwiftSyntax
 
 /// Reads an app's Swift sources and writes a TraitLab plugin (docs/guide.md#plugins) that
-/// defines the same traits, enums, SwiftUI environment keys and bridges:
+/// defines the same traits, enums, SwiftUI environment keys and bridges, as
+/// the compiler sees them for one platform (``BuildSettings``):
 ///
 /// - `UITraitDefinition` types whose `defaultValue` is a literal, an enum
-///   case, `nil` (with an optional type) or a memberwise struct value, with
-///   `name`, `identifier` and `affectsColorAppearance` when given as literals
-///   (else UIKit's defaults: the type's name, none, false);
+///   case, `nil` (with an optional type), a memberwise struct value, or a
+///   static constant with such a value (directly or through other constants),
+///   with `name`, `identifier` and `affectsColorAppearance` when given as
+///   literals (else UIKit's defaults: the type's name, none, false);
 /// - the properties of `extension UITraitCollection` / `UIMutableTraits`
 ///   (`var prop: T { self[XTrait.self] }`) as the traits' `property`;
 /// - the enums those traits and keys use: `String` raw values become the Lua
-///   cases, other enums (plain, or `Int` like Apple's examples) their case names;
+///   cases, other enums (plain, or `Int` like Apple's examples) their case
+///   names; enums declared elsewhere from `--types` files or `--enum` lists;
 /// - `EnvironmentKey` types (named by their `EnvironmentValues` property, or
 ///   `@Entry`), and `UITraitBridgedEnvironmentKey` conformances whose `read`
 ///   returns `traitCollection.prop` and whose `write` does
 ///   `mutableTraits.prop = value` (or use `[XTrait.self]`).
 ///
+/// Each definition carries how it was declared (its `swift` field: type
+/// name, access, `nonisolated`, `@available`, documentation, the `#if`
+/// around it, raw type and raw values, the default as written), which
+/// `traitlab swift export` writes back.
+///
 /// Everything else is skipped with its `file:line` and the reason (a computed
 /// default, a class-typed value, a struct with its own `==`, a bridge that
-/// does more than map one property ...), and the rest still loads.
+/// does more than map one property, an `#if` that cannot be decided ...), and
+/// the rest still loads.
 public struct SwiftImport {
     public struct Skipped: CustomStringConvertible {
         public let location: String
@@ -32,18 +41,36 @@ public struct SwiftImport {
         public var lua: String
         public var skipped: [Skipped]
         public var traitCount = 0, enumCount = 0, keyCount = 0, bridgeCount = 0
+        /// Traits and keys found, whether translated or not.
+        public var found = 0
     }
 
-    var model = SourceModel()
+    var model: SourceModel
+    /// `--enum Type=a,b,c`: enums declared outside Swift, by qualified name.
+    var foreignEnums: [String: [String]] = [:]
 
-    public init() {}
+    public init(settings: BuildSettings = BuildSettings()) {
+        model = SourceModel(settings: settings)
+    }
 
+    /// Reads an app's source file.
     public mutating func add(source: String, file: String) {
         model.add(source: source, file: file)
     }
 
+    /// Reads a file for its types only (`--types`): enums and structs that
+    /// defaults name, declared in another module; nothing in it is translated.
+    public mutating func addTypes(source: String, file: String) {
+        model.add(source: source, file: file, foreign: true)
+    }
+
+    /// An enum declared outside the Swift sources (`--enum LNPopupBar.Style=compact,prominent`).
+    public mutating func declareEnum(_ name: String, cases: [String]) {
+        foreignEnums[name] = cases
+    }
+
     public func plugin(name: String, sources: [String]) -> Plugin {
-        var t = Translator(model: model)
+        var t = Translator(model: model, foreignEnums: foreignEnums)
         return t.run(name: name, sources: sources)
     }
 }
@@ -72,28 +99,74 @@ private struct Failure: Error {
     init(_ reason: String) { self.reason = reason }
 }
 
+/// The fields of a definition's `swift` table, in the order written.
+private struct SwiftTable {
+    var fields: [String] = []
+
+    mutating func string(_ key: String, _ value: String?) {
+        if let value { fields.append("\(key) = \(luaString(value))") }
+    }
+
+    mutating func flag(_ key: String, _ on: Bool) {
+        if on { fields.append("\(key) = true") }
+    }
+
+    mutating func list(_ key: String, _ values: [String]) {
+        if !values.isEmpty { fields.append("\(key) = { \(values.map(luaString).joined(separator: ", ")) }") }
+    }
+
+    mutating func raw(_ key: String, _ lua: String) { fields.append("\(key) = \(lua)") }
+
+    /// How a declaration was written: access, isolation, availability, documentation, its `#if`.
+    mutating func written(_ w: SourceModel.Written, wrapsExtensions: Bool) {
+        string("access", w.access)
+        flag("nonisolated", w.isNonisolated)
+        list("available", w.availability)
+        string("doc", w.documentation)
+        if let c = w.condition {
+            string("before", c.before)
+            string("after", c.after)
+            flag("wrapsExtensions", wrapsExtensions)
+        }
+    }
+
+    var lua: String { "{ " + fields.joined(separator: ", ") + " }" }
+}
+
 private struct Translator {
     let model: SourceModel
+    let foreignEnums: [String: [String]]
     var skipped: [SwiftImport.Skipped] = []
-    /// Enums in the order first used: Swift name → (Lua local, cases).
-    var enums: [(swift: String, local: String, cases: [String])] = []
+    /// Enums in the order first used: Swift name → (Lua local, cases, swift table).
+    var enums: [(swift: String, local: String, cases: [String], table: String)] = []
     /// Traits translated: Swift type name → property.
     var traitProperties: [String: String] = [:]
 
-    init(model: SourceModel) { self.model = model }
+    init(model: SourceModel, foreignEnums: [String: [String]]) {
+        self.model = model
+        self.foreignEnums = foreignEnums
+    }
 
     mutating func skip(_ loc: SourceModel.Location, _ what: String, _ reason: String) {
         skipped.append(.init(location: loc.description, what: what, reason: reason))
     }
 
+    /// The property an extension of `extended` declares for `type`, and whether it shares `type`'s `#if` clause.
+    private func accessor(in extended: String, for type: SourceModel.TypeDecl) -> SourceModel.PropertyAccessor? {
+        model.propertyFor[extended]?.first { model.type(named: $0.type) === type }
+    }
+
     mutating func run(name: String, sources: [String]) -> SwiftImport.Plugin {
         var traitLines: [String] = [], keyLines: [String] = []
-        var traitCount = 0, keyCount = 0, bridgeCount = 0
+        var traitCount = 0, keyCount = 0, bridgeCount = 0, found = 0
         var usedProperties: [String: String] = [:], usedKeys: [String: String] = [:]
+        for p in model.problems { skip(p.location, p.what, p.reason) }
 
         // Traits.
         for typeName in model.typeOrder {
-            guard let decl = model.types[typeName], decl.conformances.contains("UITraitDefinition") else { continue }
+            guard let decl = model.types[typeName], decl.isDeclared, !decl.isForeign,
+                  decl.conformances.contains("UITraitDefinition") else { continue }
+            found += 1
             do {
                 let block = try trait(decl)
                 if let other = usedProperties[block.property] {
@@ -111,16 +184,20 @@ private struct Translator {
         // Environment keys and their bridges.
         var keyDecls: [(name: String, member: SourceModel.Member, decl: SourceModel.TypeDecl?)] = []
         for typeName in model.typeOrder {
-            guard let decl = model.types[typeName],
+            guard let decl = model.types[typeName], decl.isDeclared, !decl.isForeign,
                   decl.conformances.contains("EnvironmentKey") || decl.conformances.contains("UITraitBridgedEnvironmentKey") else { continue }
+            found += 1
             guard let member = decl.staticMembers["defaultValue"] else {
                 skip(decl.location, decl.name, "it has no static defaultValue")
                 continue
             }
-            let property = model.propertyFor["EnvironmentValues"]?.first { $0.type == decl.name }?.property
-            keyDecls.append((property ?? defaultName(decl.name, dropping: "Key"), member, decl))
+            let property = accessor(in: "EnvironmentValues", for: decl)?.property
+            keyDecls.append((property ?? defaultName(decl.simpleName, dropping: "Key"), member, decl))
         }
-        for e in model.entries { keyDecls.append((e.name, e.member, nil)) }
+        for e in model.entries {
+            found += 1
+            keyDecls.append((e.name, e.member, nil))
+        }
         for (keyName, member, decl) in keyDecls {
             let what = decl?.name ?? "@Entry \(keyName)"
             let loc = decl?.location ?? member.location
@@ -133,11 +210,23 @@ private struct Translator {
                 let local = luaLocal(keyName + "Key", taken: enums.map(\.local) + model.typeOrder)
                 var fields = ["name = \(luaString(keyName))", "type = \(luaType(typed.kind))"]
                 fields.append("default = \(typed.luaDefault)")
+                var swift = SwiftTable()
+                if let decl {
+                    swift.string("type", decl.name)
+                    let wraps = decl.written.condition.map { c in accessor(in: "EnvironmentValues", for: decl)?.clause == c.clause } ?? false
+                    swift.written(decl.written, wrapsExtensions: wraps)
+                } else {
+                    swift.flag("entry", true)
+                    swift.written(member.written, wrapsExtensions: false)
+                }
+                defaultSource(member, typed, into: &swift)
                 let sourceNote = "  -- " + commentText("\(what), \(loc)")
                 keyCount += 1
                 if let decl, decl.conformances.contains("UITraitBridgedEnvironmentKey") {
                     switch bridge(decl) {
                     case .success(let property):
+                        swift.list("bridgeAvailable", decl.bridgeAvailability)
+                        fields.append("swift = \(swift.lua)")
                         keyLines.append("    local \(local) = swiftui.EnvironmentKey { \(fields.joined(separator: ", ")) }\(sourceNote)")
                         keyLines += [
                             "    swiftui.bridge(\(local), {",
@@ -151,6 +240,7 @@ private struct Translator {
                         skip(decl.functionLocations["read"] ?? decl.location, "\(decl.name)'s bridge", f.reason)
                     }
                 }
+                fields.append("swift = \(swift.lua)")
                 keyLines.append("    swiftui.EnvironmentKey { \(fields.joined(separator: ", ")) }\(sourceNote)")
             } catch let f as Failure {
                 skip(loc, what, f.reason)
@@ -159,6 +249,7 @@ private struct Translator {
 
         // The plugin.
         var out = ["-- Generated by `traitlab swift import` from \(commentText(sources.joined(separator: ", ")))."]
+        out.append("-- luacheck: no max line length")
         if !skipped.isEmpty {
             out.append("-- Not translated:")
             out += skipped.map { "--   \(commentText($0.description))" }
@@ -172,12 +263,20 @@ private struct Translator {
             "    local traits, swiftui = api.traits, api.swiftui",
         ]
         for e in enums {
-            out.append("    local \(e.local) = traits.enum(\(luaString(e.swift)), { \(e.cases.map(luaString).joined(separator: ", ")) })")
+            out.append("    local \(e.local) = traits.enum(\(luaString(e.swift)), { \(e.cases.map(luaString).joined(separator: ", ")) }, \(e.table))")
         }
         out += traitLines + keyLines
         out += ["  end,", "}"]
         return .init(lua: out.joined(separator: "\n") + "\n", skipped: skipped, traitCount: traitCount,
-                     enumCount: enums.count, keyCount: keyCount, bridgeCount: bridgeCount)
+                     enumCount: enums.count, keyCount: keyCount, bridgeCount: bridgeCount, found: found)
+    }
+
+    /// The default as written, and the value it stands for (export writes it back while the default is that value).
+    private func defaultSource(_ member: SourceModel.Member, _ typed: Typed, into swift: inout SwiftTable) {
+        swift.string("valueType", member.type?.trimmedDescription)
+        guard let e = member.value, typed.luaDefault != "nil" else { return }
+        swift.string("default", e.trimmedDescription)
+        swift.raw("defaultValue", typed.luaDefault)
     }
 
     // MARK: - Traits
@@ -198,15 +297,18 @@ private struct Translator {
                 return nil
             }
         }
-        let name = literalOrNote("name", "UIKit's default name, the type's name") ?? decl.name
+        let name = literalOrNote("name", "UIKit's default name, the type's name") ?? decl.simpleName
         let identifier = literalOrNote("identifier", "no identifier")
         let affects = try literalBool(decl, "affectsColorAppearance") ?? false
-        let property = model.propertyFor["UITraitCollection"]?.first { $0.type == decl.name }?.property
-            ?? model.propertyFor["UIMutableTraits"]?.first { $0.type == decl.name }?.property
-            ?? defaultName(decl.name, dropping: "Trait")
+        let found = accessor(in: "UITraitCollection", for: decl) ?? accessor(in: "UIMutableTraits", for: decl)
+        let property = found?.property ?? defaultName(decl.simpleName, dropping: "Trait")
         guard isLuaPropertyName(property) else { throw Failure("its property '\(property)' is not an ASCII property name") }
         guard !name.isEmpty else { throw Failure("its name is empty") }
         if let identifier, identifier.isEmpty { throw Failure("its identifier is empty") }
+        var swift = SwiftTable()
+        swift.string("type", decl.name)
+        swift.written(decl.written, wrapsExtensions: decl.written.condition.map { found?.clause == $0.clause } ?? false)
+        defaultSource(member, typed, into: &swift)
         var lines = ["    traits.define {  -- \(commentText("\(decl.name), \(decl.location)"))"]
         lines.append("      name = \(luaString(name)),")
         lines.append("      type = \(luaType(typed.kind)),")
@@ -214,6 +316,7 @@ private struct Translator {
         if let identifier { lines.append("      identifier = \(luaString(identifier)),") }
         if affects { lines.append("      affectsColorAppearance = true,") }
         lines.append("      property = \(luaString(property)),")
+        lines.append("      swift = \(swift.lua),")
         lines.append("    }")
         skipped += notes
         return (property, lines)
@@ -239,15 +342,14 @@ private struct Translator {
         if expr.hasError || expr.is(MissingExprSyntax.self) { throw Failure("its default value does not parse") }
         var annotated: (name: String, optional: Bool)?
         if let t = member.type { annotated = try typeName(t) }
-        guard let v = evaluate(expr) else {
-            if let call = expr.as(FunctionCallExprSyntax.self), let callee = call.calledExpression.as(DeclReferenceExprSyntax.self),
-               isClass(plainName(callee.baseName)) {
-                throw Failure("its value is class-typed (\(plainName(callee.baseName))); trait values must be value types")
+        guard let v = evaluate(expr, expected: annotated?.name) else {
+            if let call = expr.as(FunctionCallExprSyntax.self), let callee = dottedName(call.calledExpression), isClass(callee) {
+                throw Failure("its value is class-typed (\(callee)); trait values must be value types")
             }
             if expr.is(IntegerLiteralExprSyntax.self) || expr.as(PrefixOperatorExprSyntax.self)?.expression.is(IntegerLiteralExprSyntax.self) == true {
                 throw Failure("its integer literal `\(short(expr))` does not fit in 64 bits")
             }
-            throw Failure("its default value is computed (`\(short(expr))`), not a literal, an enum case or a memberwise struct")
+            throw Failure("its default value is computed (`\(short(expr))`), not a literal, an enum case, a constant or a memberwise struct")
         }
         return try resolve(v, annotated: annotated)
     }
@@ -258,7 +360,12 @@ private struct Translator {
            let arg = i.genericArgumentClause?.arguments.first {
             return (arg.argument.trimmedDescription, true)
         }
-        if t.is(IdentifierTypeSyntax.self) || t.is(MemberTypeSyntax.self) { return (lastName(t), false) }
+        if let i = t.as(IdentifierTypeSyntax.self), i.genericArgumentClause == nil { return (plainName(i.name), false) }
+        if let m = t.as(MemberTypeSyntax.self), m.genericArgumentClause == nil {
+            let name = m.trimmedDescription
+            // `Swift.Int`, `CoreGraphics.CGFloat`: the standard names.
+            return (Translator.scalarKinds[plainName(m.name)] != nil && model.type(named: name) == nil ? plainName(m.name) : name, false)
+        }
         throw Failure("its type `\(t.trimmedDescription)` is not one TraitLab has (Bool, Int, Double, String, an enum or a struct of those)")
     }
 
@@ -268,6 +375,12 @@ private struct Translator {
         "CGFloat": .number, "Float64": .number, "Float32": .number, "String": .string,
     ]
 
+    /// The raw types an enum can declare first in its inheritance clause.
+    private static let rawTypes: Set<String> = [
+        "String", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Double", "Float", "CGFloat", "Character",
+    ]
+
     /// Classes an app's trait could name that are not declared in its sources.
     private static let knownClasses: Set<String> = [
         "UIColor", "UIFont", "UIImage", "UIView", "UIViewController", "UIWindow", "UIScreen", "UITraitCollection",
@@ -275,8 +388,19 @@ private struct Translator {
     ]
 
     private func isClass(_ name: String) -> Bool {
-        if let d = model.types[name], d.location.line > 0 { return d.kind == .class || d.kind == .actor }
+        if let d = model.type(named: name), d.isDeclared { return d.kind == .class || d.kind == .actor }
         return Translator.knownClasses.contains(name)
+    }
+
+    /// The declared enum or struct a type name refers to, or a `--enum` list's name.
+    private func knownType(_ name: String) -> Bool {
+        Translator.scalarKinds[name] != nil || model.type(named: name)?.isDeclared == true || foreignEnums[name] != nil
+    }
+
+    /// Why an enum case of a type nobody declared cannot be read, and how to fix it.
+    private func foreignCase(_ type: String, _ c: String) -> Failure {
+        Failure("its default is `.\(c)` of \(type), an enum not declared in the Swift sources read (an Objective-C enum, "
+                + "or one from another module): pass its cases with --enum \(type)=\(c),... or its declaration with --types FILE|DIR")
     }
 
     private mutating func resolve(_ v: Value, annotated: (name: String, optional: Bool)?) throws -> Typed {
@@ -285,6 +409,9 @@ private struct Translator {
             guard let a = annotated, a.optional else { throw Failure("its default is nil without an optional type") }
             let kind = try kindOf(typeNamed: a.name)
             return Typed(kind: kind, optional: true, luaDefault: "nil")
+        }
+        if case .enumCase(let t, let c) = v, let type = t ?? annotated?.name, !knownType(type), !isClass(type) {
+            throw foreignCase(type, c)
         }
         let kind: Typed.Kind
         if let a = annotated {
@@ -297,7 +424,7 @@ private struct Translator {
             case .string: kind = .string
             case .enumCase(let type?, _): kind = try kindOf(typeNamed: type)
             case .enumCase(nil, let c):
-                let owners = model.typeOrder.filter { n in model.types[n].map { $0.kind == .enum && $0.cases.contains { $0.name == c } } ?? false }
+                let owners = enumsWithCase(c)
                 guard owners.count == 1 else {
                     throw Failure(owners.isEmpty ? "no enum in the sources has the case .\(c)"
                                                  : "the case .\(c) is in several enums (\(owners.joined(separator: ", "))): give defaultValue a type")
@@ -310,11 +437,15 @@ private struct Translator {
         return Typed(kind: kind, optional: optional, luaDefault: try luaValue(v, kind: kind, typeName: annotated?.name ?? callType(v)))
     }
 
+    private func enumsWithCase(_ c: String) -> [String] {
+        model.typeOrder.filter { n in model.types[n].map { $0.kind == .enum && $0.cases.contains { $0.name == c } } ?? false }
+            + foreignEnums.keys.sorted().filter { foreignEnums[$0]?.contains(c) == true }
+    }
+
     private func callType(_ v: Value) -> String? {
         switch v {
         case .call(let t, _): return t
-        case .enumCase(let t, let c):
-            return t ?? model.typeOrder.first { n in model.types[n].map { $0.kind == .enum && $0.cases.contains { $0.name == c } } ?? false }
+        case .enumCase(let t, let c): return t ?? enumsWithCase(c).first
         default: return nil
         }
     }
@@ -323,13 +454,17 @@ private struct Translator {
     private mutating func kindOf(typeNamed name: String) throws -> Typed.Kind {
         if let k = Translator.scalarKinds[name] { return k }
         if isClass(name) { throw Failure("its value is class-typed (\(name)); trait values must be value types") }
-        guard let decl = model.types[name], decl.location.line > 0 else {
-            throw Failure("its type \(name) is not declared in the sources read")
+        guard let decl = model.type(named: name), decl.isDeclared else {
+            if let cases = foreignEnums[name] {
+                registerForeignEnum(name, cases: cases)
+                return .enumeration(name)
+            }
+            throw Failure("its type \(name) is not declared in the sources read (pass its declaration with --types FILE|DIR, or an enum's cases with --enum \(name)=a,b,...)")
         }
         switch decl.kind {
         case .enum:
             try registerEnum(decl)
-            return .enumeration(name)
+            return .enumeration(decl.name)
         case .struct:
             _ = try structFields(decl)
             return .table
@@ -338,19 +473,48 @@ private struct Translator {
         }
     }
 
+    private mutating func registerForeignEnum(_ name: String, cases: [String]) {
+        if enums.contains(where: { $0.swift == name }) { return }
+        var swift = SwiftTable()
+        swift.string("type", name)
+        swift.flag("foreign", true)
+        enums.append((name, luaLocal(localName(name), taken: enums.map(\.local)), cases, swift.lua))
+    }
+
     private mutating func registerEnum(_ decl: SourceModel.TypeDecl) throws {
         if enums.contains(where: { $0.swift == decl.name }) { return }
-        guard !decl.cases.isEmpty else { throw Failure("its enum \(decl.name) has no cases") }
+        guard !decl.cases.isEmpty else {
+            throw Failure("its enum \(decl.name) has no cases (a caseless enum is a namespace: name one of its constants)")
+        }
         if let c = decl.cases.first(where: \.hasAssociatedValues) {
             throw Failure("its enum \(decl.name) has a case with associated values (.\(c.name))")
         }
         let cases = try decl.cases.map { try luaCase($0, in: decl) }
-        enums.append((decl.name, luaLocal(decl.name, taken: enums.map(\.local)), cases))
+        var swift = SwiftTable()
+        swift.string("type", decl.name)
+        if decl.isForeign {
+            swift.flag("foreign", true)
+        } else {
+            let raw = decl.conformances.first.flatMap { Translator.rawTypes.contains($0) ? $0 : nil }
+            swift.string("rawType", raw)
+            let names = decl.cases.map(\.name)
+            if names != cases { swift.list("cases", names) }
+            let rawValues = decl.cases.map { $0.rawValue?.trimmedDescription ?? "" }
+            if rawValues.contains(where: { !$0.isEmpty }) { swift.list("rawValues", rawValues) }
+            swift.list("conformances", Array(decl.conformances.dropFirst(raw == nil ? 0 : 1)))
+            swift.written(decl.written, wrapsExtensions: false)
+        }
+        enums.append((decl.name, luaLocal(localName(decl.name), taken: enums.map(\.local)), cases, swift.lua))
+    }
+
+    /// `LNPopupBar.Style` → `LNPopupBarStyle`, a Lua local's name.
+    private func localName(_ qualified: String) -> String {
+        qualified.split(separator: ".").joined()
     }
 
     /// A case's value in Lua: its String raw value, or its name.
     private func luaCase(_ c: SourceModel.EnumCase, in decl: SourceModel.TypeDecl) throws -> String {
-        guard decl.conformances.contains("String"), let raw = c.rawValue else { return c.name }
+        guard decl.conformances.first == "String", let raw = c.rawValue else { return c.name }
         guard case .string(let s)? = evaluate(raw) else { throw Failure("the raw value of \(decl.name).\(c.name) is not a string literal") }
         return s
     }
@@ -389,12 +553,17 @@ private struct Translator {
         case (.number, .double(let d)): return luaNumber(d)
         case (.string, .string(let s)): return luaString(s)
         case (.enumeration(let e), .enumCase(let t, let c)):
-            guard t == nil || t == e, let decl = model.types[e], let ec = decl.cases.first(where: { $0.name == c }) else {
+            if let t, t != e, model.type(named: t)?.name != e { throw Failure("its default .\(c) is of \(t), not \(e)") }
+            if let cases = foreignEnums[e], model.type(named: e) == nil {
+                guard cases.contains(c) else { throw Failure("\(e) has no case .\(c) (the cases given with --enum: \(cases.joined(separator: ", ")))") }
+                return luaString(c)
+            }
+            guard let decl = model.type(named: e), let ec = decl.cases.first(where: { $0.name == c }) else {
                 throw Failure("\(e) has no case .\(c)")
             }
             return luaString(try luaCase(ec, in: decl))
         case (.table, .call(let t, let args)):
-            guard let decl = model.types[t] else { throw Failure("its type \(t) is not declared in the sources read") }
+            guard let decl = model.type(named: t) else { throw Failure("its type \(t) is not declared in the sources read") }
             let fields = try structFields(decl)
             var given: [String: ExprSyntax] = [:]
             for a in args {
@@ -446,7 +615,7 @@ private struct Translator {
         if let m = e.as(MemberAccessExprSyntax.self), let b = m.base?.as(DeclReferenceExprSyntax.self), plainName(b.baseName) == param {
             return plainName(m.declName.baseName)
         }
-        if let t = subscriptedType(e, base: param) { return traitProperties[t] }
+        if let t = subscriptedType(e, base: param), let decl = model.type(named: t) { return traitProperties[decl.name] }
         return nil
     }
 
@@ -465,41 +634,57 @@ private struct Translator {
 
     // MARK: - Expressions
 
-    private func evaluate(_ e: ExprSyntax) -> Value? {
+    /// The value an expression stands for: a literal, an enum case, a memberwise
+    /// struct, or a static constant's value (`ThemeSelection.system`, `.system`
+    /// of the `expected` type), followed through constants that name constants.
+    private func evaluate(_ e: ExprSyntax, expected: String? = nil, depth: Int = 0) -> Value? {
         if let b = e.as(BooleanLiteralExprSyntax.self) { return .bool(b.literal.tokenKind == .keyword(.true)) }
         if let i = e.as(IntegerLiteralExprSyntax.self) { return i.representedLiteralValue.map(Value.int) }
         if let f = e.as(FloatLiteralExprSyntax.self) { return f.representedLiteralValue.map(Value.double) }
         if let s = e.as(StringLiteralExprSyntax.self) { return s.representedLiteralValue.map(Value.string) }
         if e.is(NilLiteralExprSyntax.self) { return .nilValue }
         if let p = e.as(PrefixOperatorExprSyntax.self), p.operator.text == "-" {
-            switch evaluate(p.expression) {
+            switch evaluate(p.expression, depth: depth) {
             case .int(let i)?: return i == Int.min ? nil : .int(-i)
             case .double(let d)?: return .double(-d)
             default: return nil
             }
         }
         if let t = e.as(TupleExprSyntax.self), t.elements.count == 1, let only = t.elements.first, only.label == nil {
-            return evaluate(only.expression)
+            return evaluate(only.expression, expected: expected, depth: depth)
         }
         if let m = e.as(MemberAccessExprSyntax.self) {
             let member = plainName(m.declName.baseName)
-            guard let base = m.base else { return .enumCase(type: nil, name: member) }
-            guard let ref = base.as(DeclReferenceExprSyntax.self) else { return nil }
-            let type = plainName(ref.baseName)
+            guard let base = m.base else {
+                // `.system` of the declared type: a case, or one of its (or an extension's) constants.
+                if let expected, let constant = constant(member, of: expected, depth: depth) { return constant }
+                return .enumCase(type: nil, name: member)
+            }
+            guard let type = dottedName(base) else { return nil }
             switch (type, member) {
             case ("Double", "infinity"), ("CGFloat", "infinity"), ("Float", "infinity"): return .double(.infinity)
             case ("Double", "pi"), ("CGFloat", "pi"): return .double(.pi)
             case ("Int", "min"): return .int(.min)
             case ("Int", "max"): return .int(.max)
-            default: return .enumCase(type: type, name: member)
+            default:
+                if let constant = constant(member, of: type, depth: depth) { return constant }
+                return .enumCase(type: model.type(named: type)?.name ?? type, name: member)
             }
         }
-        if let c = e.as(FunctionCallExprSyntax.self), c.trailingClosure == nil,
-           let callee = c.calledExpression.as(DeclReferenceExprSyntax.self) {
-            let type = plainName(callee.baseName)
-            if let d = model.types[type], d.kind == .struct, d.location.line > 0 { return .call(type: type, args: c.arguments) }
+        if let c = e.as(FunctionCallExprSyntax.self), c.trailingClosure == nil, let callee = dottedName(c.calledExpression),
+           let d = model.type(named: callee), d.kind == .struct, d.isDeclared {
+            return .call(type: d.name, args: c.arguments)
         }
         return nil
+    }
+
+    /// The value of `type.name` when it is a static constant (not a case) whose
+    /// value can be evaluated; nil otherwise.
+    private func constant(_ name: String, of type: String, depth: Int) -> Value? {
+        guard depth < 8, let decl = model.type(named: type), !decl.cases.contains(where: { $0.name == name }),
+              let member = decl.staticMembers[name], !member.isComplexGetter, let value = member.value else { return nil }
+        let expected = member.type.flatMap { try? typeName($0).name } ?? decl.name
+        return evaluate(value, expected: expected, depth: depth + 1)
     }
 
     private func short(_ e: ExprSyntax) -> String {

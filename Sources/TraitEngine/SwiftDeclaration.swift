@@ -1,0 +1,58 @@
+/// How a trait, enum or environment key was declared in an app's Swift
+/// source: what `traitlab swift import` reads beside the value and
+/// `traitlab swift export` writes back, so that a definition that came from
+/// an app goes back into it as it was (docs/swift.md, "Round trips").
+///
+/// The engine never reads it: two definitions that differ only here behave
+/// the same. Every field is optional; a definition born in Lua has none.
+public struct SwiftDeclaration: Equatable, Sendable {
+    /// The type's name as the app spells it, qualified when nested
+    /// (`ThemeTrait`, `AppTraits.ThemeTrait`, `LNPopupBar.Style`).
+    public var typeName: String?
+    /// The access level written on the type (`public`, `package`, `fileprivate` ...); nil when none was.
+    public var access: String?
+    /// Whether the type was declared `nonisolated`.
+    public var isNonisolated = false
+    /// The arguments of each `@available` attribute on the type (`iOS 26, *`).
+    public var availability: [String] = []
+    /// The documentation comment above the type, as written (`/// ...` lines), without indentation.
+    public var documentation: String?
+    /// The conditional compilation around the declaration: the lines before it
+    /// (`#if canImport(UIKit)`, or a whole inactive clause and `#else`) and after
+    /// it (`#endif`), without indentation.
+    public var conditionBefore: String?
+    public var conditionAfter: String?
+    /// The value type as written on `defaultValue` (`CGFloat`, `String`,
+    /// `LNPopupBar.Style`); nil when the declaration had no annotation.
+    public var valueType: String?
+    /// The default's expression as written (`ThemeSelection.system`), and the
+    /// value it stands for: export writes the expression while the definition's
+    /// default is still that value.
+    public var defaultSource: String?
+    public var defaultSourceValue: TraitValue?
+
+    // Enums.
+    /// The raw type (`Int`, `String`); nil for an enum without one.
+    public var rawType: String?
+    /// The Swift case names, one per case in order.
+    public var caseNames: [String] = []
+    /// Each case's raw value as written (`0`, `"dark"`); empty when implicit.
+    public var rawValues: [String] = []
+    /// The protocols after the raw type (`CaseIterable`, `Sendable`).
+    public var conformances: [String] = []
+    /// Declared outside the Swift sources (an Objective-C `NS_ENUM`): export names it but does not declare it.
+    public var isForeign = false
+
+    // Environment keys.
+    /// Declared with iOS 18's `@Entry var name: T = value` in `extension EnvironmentValues`.
+    public var isEntry = false
+    /// The arguments of each `@available` attribute on the key's
+    /// `UITraitBridgedEnvironmentKey` conformance.
+    public var bridgeAvailability: [String] = []
+
+    /// A declaration that says nothing.
+    public init() {}
+
+    /// The type's simple name: `ThemeTrait` of `AppTraits.ThemeTrait`.
+    public var simpleTypeName: String? { typeName.map { String($0.split(separator: ".").last ?? Substring($0)) } }
+}
