@@ -145,6 +145,7 @@
 ---@field doc? string The `///` lines above the type.
 ---@field before? string Conditional compilation before the declaration (`#if canImport(UIKit)`).
 ---@field after? string And after it (`#endif`).
+---@field wrapsExtensions? boolean Whether `before`/`after` also hold the type's extensions.
 ---@field valueType? string The type written on `defaultValue` (`CGFloat`).
 ---@field default? string The default's expression as written (`ThemeSelection.system`).
 ---@field defaultValue? TraitValue The value that expression stands for.

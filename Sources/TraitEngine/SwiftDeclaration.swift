@@ -22,6 +22,10 @@ public struct SwiftDeclaration: Equatable, Sendable {
     /// it (`#endif`), without indentation.
     public var conditionBefore: String?
     public var conditionAfter: String?
+    /// Whether that conditional compilation also holds the type's extensions
+    /// (its UITraitCollection and UIMutableTraits properties, its EnvironmentValues
+    /// property), or the type alone.
+    public var conditionWrapsExtensions = false
     /// The value type as written on `defaultValue` (`CGFloat`, `String`,
     /// `LNPopupBar.Style`); nil when the declaration had no annotation.
     public var valueType: String?

@@ -10,7 +10,7 @@ import TraitEngine
 extension LuaHost {
     private static let swiftFields: [String: String] = [
         "type": "string", "access": "string", "nonisolated": "boolean", "available": "list",
-        "doc": "string", "before": "string", "after": "string", "valueType": "string",
+        "doc": "string", "before": "string", "after": "string", "wrapsExtensions": "boolean", "valueType": "string",
         "default": "string", "defaultValue": "value", "rawType": "string", "cases": "list",
         "rawValues": "list", "conformances": "list", "foreign": "boolean", "entry": "boolean",
         "bridgeAvailable": "list",
@@ -75,6 +75,7 @@ extension LuaHost {
         d.documentation = try string("doc")
         d.conditionBefore = try string("before")
         d.conditionAfter = try string("after")
+        d.conditionWrapsExtensions = bool("wrapsExtensions")
         d.valueType = try string("valueType")
         d.defaultSource = try string("default")
         _ = L.rawGet(t, "defaultValue")

@@ -42,6 +42,12 @@ public struct SwiftExport {
         public var moduleHeader = true
         /// Where the definitions came from, for the header comment.
         public var sources: [String] = []
+        /// Whether enums born in Lua conform to `CaseIterable` (`--case-iterable`).
+        public var caseIterable = false
+        /// The app's iOS deployment target (`--deployment-target`): below 17,
+        /// definitions born in Lua are marked `@available(iOS 17, tvOS 17, *)`,
+        /// UIKit's custom traits being iOS 17 API. Nil: not known, so marked.
+        public var deploymentTarget: Double?
         public init() {}
     }
 
@@ -71,6 +77,7 @@ public struct SwiftExport {
 
     private struct EnumPlan {
         let type: TraitEnum
+        /// As the app spells it, qualified when nested.
         let swiftName: String
         /// (Swift case name, raw value) in declaration order.
         let cases: [(name: String, raw: String)]
@@ -89,6 +96,8 @@ public struct SwiftExport {
         let valueType: String
         let defaultLiteral: String
         let table: StructPlan?
+        /// Whether `defaultValue` is written with its type (`: CGFloat`).
+        let annotated: Bool
     }
 
     private struct KeyPlan {
@@ -97,6 +106,7 @@ public struct SwiftExport {
         let valueType: String
         let defaultLiteral: String
         let bridgedProperty: String?
+        let annotated: Bool
     }
 
     private final class Names {
@@ -133,6 +143,14 @@ public struct SwiftExport {
                 while caseNames.contains(n) { n = base + String(k); k += 1 }
                 caseNames.insert(n)
                 return (n, raw)
+            }
+            if let swift = e.swift {
+                // Imported: the app's names, its Swift case names beside the Lua cases.
+                let swiftCases = swift.caseNames.count == e.cases.count ? swift.caseNames : e.cases
+                let p = EnumPlan(type: e, swiftName: names.claim(swift.typeName ?? SwiftNames.typeName(e.name)),
+                                 cases: Array(zip(swiftCases, e.cases)).map { (name: $0.0, raw: $0.1) })
+                enums.append(p)
+                return p
             }
             let p = EnumPlan(type: e, swiftName: names.claim(SwiftNames.typeName(e.name)), cases: cases)
             enums.append(p)
@@ -175,10 +193,26 @@ public struct SwiftExport {
             return StructPlan(swiftName: names.claim(SwiftNames.typeName(name)), fields: fields)
         }
 
+        /// The type and default as the app wrote them, while the default is the value they stood for.
+        func written(_ swift: SwiftDeclaration?, _ value: TraitValue, _ type: String, _ literal: String) -> (String, String, Bool) {
+            guard let swift else { return (type, literal, false) }
+            var lit = literal
+            if let source = swift.defaultSource, swift.defaultSourceValue == value { lit = source }
+            return (swift.valueType ?? type, lit, swift.valueType != nil)
+        }
+
         // Traits.
         var traitPlans: [TraitPlan] = []
         for def in selection.traits {
             let base = SwiftNames.typeName(def.name)
+            if let swift = def.swift, case .table = def.valueType, let source = swift.defaultSource,
+               swift.defaultSourceValue == def.defaultValue {
+                // The app's own struct: named, not declared again.
+                let type = swift.valueType ?? String(source.prefix { $0 != "(" })
+                traitPlans.append(TraitPlan(def: def, swiftName: names.claim(swift.typeName ?? SwiftNames.traitTypeName(def.name)),
+                                            valueType: type, defaultLiteral: source, table: nil, annotated: swift.valueType != nil))
+                continue
+            }
             guard let (type, lit, table) = swiftType(def.valueType, optional: def.isOptional, value: def.defaultValue,
                                                      structName: base) else {
                 if case .table = def.valueType {
@@ -189,8 +223,10 @@ public struct SwiftExport {
                 }
                 continue
             }
-            let swiftName = names.claim(SwiftNames.traitTypeName(def.name))
-            traitPlans.append(TraitPlan(def: def, swiftName: swiftName, valueType: type, defaultLiteral: lit, table: table))
+            let swiftName = names.claim(def.swift?.typeName ?? SwiftNames.traitTypeName(def.name))
+            let (valueType, literal, annotated) = written(def.swift, def.defaultValue, type, lit)
+            traitPlans.append(TraitPlan(def: def, swiftName: swiftName, valueType: valueType, defaultLiteral: literal,
+                                        table: table, annotated: annotated))
         }
 
         // Keys, and their bridges.
@@ -214,37 +250,75 @@ public struct SwiftExport {
                     notes.append("the bridge of environment key '\(key.name)' is not exportable: \(why)")
                 }
             }
-            let swiftName = names.claim(SwiftNames.keyTypeName(key.name))
-            keyPlans.append(KeyPlan(key: key, swiftName: swiftName, valueType: type, defaultLiteral: lit, bridgedProperty: property))
+            let swiftName = names.claim(key.swift?.typeName ?? SwiftNames.keyTypeName(key.name))
+            let (valueType, literal, annotated) = written(key.swift, key.defaultValue, type, lit)
+            keyPlans.append(KeyPlan(key: key, swiftName: swiftName, valueType: valueType, defaultLiteral: literal,
+                                    bridgedProperty: property, annotated: annotated))
         }
 
         // Writing. Each part is asked for before it is added: twice its
-        // bytes, for the lines and the joined text.
-        var out: [String] = []
-        func add(_ lines: [String]) throws {
-            try charge(2 * lines.reduce(lines.count) { $0 + $1.utf8.count })
-            out.append(contentsOf: lines)
-            out.append("")
+        // bytes, for the lines and the joined text. Parts under the same
+        // conditional compilation are written inside one `#if`.
+        var blocks: [Block] = []
+        func add(_ parts: [Block]) throws {
+            for part in parts {
+                try charge(2 * part.lines.reduce(part.lines.count) { $0 + $1.utf8.count })
+                if let last = blocks.last, last.condition != nil, last.condition == part.condition {
+                    blocks[blocks.count - 1].lines += [""] + part.lines
+                } else {
+                    blocks.append(part)
+                }
+            }
         }
+        for e in enums where e.type.swift?.isForeign != true { try add(enumSource(e)) }
+        for t in traitPlans {
+            if let s = t.table { try add([Block(lines: structSource(s))]) }
+            try add(traitSource(t))
+        }
+        for k in keyPlans { try add(keySource(k)) }
+        var out: [String] = []
         if options.moduleHeader, !traitPlans.isEmpty || !keyPlans.isEmpty {
             // A control character (a newline in a file name) would end the comment.
             let sources = options.sources.joined(separator: ", ").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }
             let from = options.sources.isEmpty ? "" : " from " + String(sources)
             out.append("// Generated by `traitlab swift export`\(from).")
-            out.append("import UIKit")
+            // SwiftUI alone for keys alone: UIKit is not on every platform a key is for.
+            if !traitPlans.isEmpty { out.append("import UIKit") }
             if !keyPlans.isEmpty { out.append("import SwiftUI") }
             out.append("")
         }
-        for e in enums { try add(enumSource(e)) }
-        for t in traitPlans {
-            if let s = t.table { try add(structSource(s)) }
-            try add(traitSource(t))
+        for b in blocks {
+            if let c = b.condition {
+                out += c.before.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                out += indented(b.lines)
+                out += c.after.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            } else {
+                out += b.lines
+            }
+            out.append("")
         }
-        for k in keyPlans { try add(keySource(k)) }
         while out.last == "" { out.removeLast() }
         return Result(source: out.isEmpty ? "" : out.joined(separator: "\n") + "\n", notExported: notes,
                       unmatched: selection.unmatched,
                       traitCount: traitPlans.count, enumCount: enums.count, keyCount: keyPlans.count)
+    }
+
+    /// Lines of source, under the `#if` they were declared in (nil: none).
+    private struct Block {
+        var condition: Condition?
+        var lines: [String]
+
+        init(_ swift: SwiftDeclaration? = nil, lines: [String]) {
+            if let swift, let before = swift.conditionBefore, let after = swift.conditionAfter {
+                condition = Condition(before: before, after: after)
+            }
+            self.lines = lines
+        }
+    }
+
+    private struct Condition: Equatable {
+        let before: String
+        let after: String
     }
 
     // MARK: - Selection (--only)
@@ -322,86 +396,163 @@ public struct SwiftExport {
         return "cannot be written as a struct"
     }
 
-    private func enumSource(_ e: EnumPlan) -> [String] {
-        var lines = ["enum \(e.swiftName): String, CaseIterable {"]
-        if e.cases.allSatisfy({ $0.name == $0.raw && !SwiftNames.keywords.contains($0.name) }) {
-            lines.append("    case " + e.cases.map(\.name).joined(separator: ", "))
+    // MARK: - Declarations, as swift-format writes them (two-space indents)
+
+    /// The availability Lua-born definitions of UIKit's trait API get: UIKit's custom
+    /// traits (`UITraitDefinition`, `UIMutableTraits`) and `UITraitBridgedEnvironmentKey`
+    /// are iOS 17 and tvOS 17 API (developer.apple.com/documentation/uikit/uitraitdefinition).
+    private var luaBornAvailability: [String] {
+        if let target = options.deploymentTarget, target >= 17 { return [] }
+        return ["@available(iOS 17, tvOS 17, *)"]
+    }
+
+    private func attributes(_ swift: SwiftDeclaration?, traitAPI: Bool) -> [String] {
+        guard let swift else { return traitAPI ? luaBornAvailability : [] }
+        return swift.availability.map { "@available(\($0))" }
+    }
+
+    private func documentation(_ swift: SwiftDeclaration?) -> [String] {
+        swift?.documentation.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
+    }
+
+    /// `public nonisolated ` before `struct`; the access level alone before members.
+    private func modifiers(_ swift: SwiftDeclaration?) -> (type: String, member: String) {
+        let access = swift?.access.map { $0 + " " } ?? ""
+        let member = ["public", "package", "open"].contains(swift?.access ?? "") ? (swift?.access == "open" ? "public " : access) : ""
+        return (access + (swift?.isNonisolated == true ? "nonisolated " : ""), member)
+    }
+
+    /// A type declaration, inside `extension Outer { }` when its name is qualified.
+    private func nested(_ name: String, _ lines: (String) -> [String]) -> [String] {
+        guard let dot = name.lastIndex(of: ".") else { return lines(name) }
+        return ["extension \(name[..<dot]) {"] + indented(lines(String(name[name.index(after: dot)...]))) + ["}"]
+    }
+
+    private func indented(_ lines: [String]) -> [String] {
+        lines.map { $0.isEmpty ? $0 : "  " + $0 }
+    }
+
+    private func enumSource(_ e: EnumPlan) -> [Block] {
+        let swift = e.type.swift
+        let (typeModifiers, _) = modifiers(swift)
+        var inherits: [String]
+        if let swift {
+            inherits = (swift.rawType.map { [$0] } ?? []) + swift.conformances
         } else {
-            for c in e.cases {
-                let decl = SwiftNames.declared(c.name)
-                lines.append(c.name == c.raw ? "    case \(decl)" : "    case \(decl) = \(SwiftNames.stringLiteral(c.raw))")
-            }
+            inherits = ["String"] + (options.caseIterable ? ["CaseIterable"] : [])
         }
-        lines.append("}")
-        return lines
+        let rawValues = swift?.rawValues.count == e.cases.count ? swift!.rawValues : []
+        let lines = nested(e.swiftName) { name in
+            var lines = documentation(swift) + attributes(swift, traitAPI: false)
+            lines.append("\(typeModifiers)enum \(name)\(inherits.isEmpty ? "" : ": " + inherits.joined(separator: ", ")) {")
+            if swift != nil {
+                if rawValues.allSatisfy(\.isEmpty) {
+                    lines.append("  case " + e.cases.map { SwiftNames.declared($0.name) }.joined(separator: ", "))
+                } else {
+                    for (c, raw) in zip(e.cases, rawValues) {
+                        lines.append("  case \(SwiftNames.declared(c.name))" + (raw.isEmpty ? "" : " = \(raw)"))
+                    }
+                }
+            } else if e.cases.allSatisfy({ $0.name == $0.raw && !SwiftNames.keywords.contains($0.name) }) {
+                lines.append("  case " + e.cases.map(\.name).joined(separator: ", "))
+            } else {
+                for c in e.cases {
+                    let decl = SwiftNames.declared(c.name)
+                    lines.append(c.name == c.raw ? "  case \(decl)" : "  case \(decl) = \(SwiftNames.stringLiteral(c.raw))")
+                }
+            }
+            lines.append("}")
+            return lines
+        }
+        return [Block(swift, lines: lines)]
     }
 
     private func structSource(_ s: StructPlan) -> [String] {
         ["struct \(s.swiftName): Equatable {"]
-            + s.fields.map { "    var \(SwiftNames.declared($0.name)): \(scalarType($0.type) ?? "String")" } + ["}"]
+            + s.fields.map { "  var \(SwiftNames.declared($0.name)): \(scalarType($0.type) ?? "String")" } + ["}"]
     }
 
-    private func traitSource(_ t: TraitPlan) -> [String] {
+    /// `static let defaultValue` with its type when the app wrote one, or when the literal cannot say it (nil).
+    private func defaultLine(_ member: String, annotated: Bool, optional: Bool, type: String, literal: String) -> String {
+        annotated || optional ? "\(member)static let defaultValue: \(type) = \(literal)" : "\(member)static let defaultValue = \(literal)"
+    }
+
+    private func traitSource(_ t: TraitPlan) -> [Block] {
         let d = t.def
+        let swift = d.swift
         let prop = SwiftNames.declared(d.property)
-        var lines = ["struct \(t.swiftName): UITraitDefinition {"]
-        if d.isOptional || d.defaultValue == .none {
-            lines.append("    static let defaultValue: \(t.valueType) = \(t.defaultLiteral)")
-        } else {
-            lines.append("    static let defaultValue = \(t.defaultLiteral)")
+        let (typeModifiers, member) = modifiers(swift)
+        let available = attributes(swift, traitAPI: true)
+        let declaration = nested(t.swiftName) { name in
+            var lines = documentation(swift) + available
+            lines.append("\(typeModifiers)struct \(name): UITraitDefinition {")
+            lines.append("  " + defaultLine(member, annotated: t.annotated, optional: d.isOptional || d.defaultValue == .none,
+                                            type: t.valueType, literal: t.defaultLiteral))
+            if d.affectsColorAppearance { lines.append("  \(member)static let affectsColorAppearance = true") }
+            if d.name != name { lines.append("  \(member)static let name = \(SwiftNames.stringLiteral(d.name))") }
+            if let id = d.identifier { lines.append("  \(member)static let identifier = \(SwiftNames.stringLiteral(id))") }
+            lines.append("}")
+            return lines
         }
-        if d.affectsColorAppearance { lines.append("    static let affectsColorAppearance = true") }
-        if d.name != t.swiftName { lines.append("    static let name = \(SwiftNames.stringLiteral(d.name))") }
-        if let id = d.identifier { lines.append("    static let identifier = \(SwiftNames.stringLiteral(id))") }
-        lines += [
-            "}",
-            "",
+        let extensions = available + [
             "extension UITraitCollection {",
-            "    var \(prop): \(t.valueType) { self[\(t.swiftName).self] }",
+            "  \(member)var \(prop): \(t.valueType) { self[\(t.swiftName).self] }",
             "}",
             "",
+        ] + available + [
             "extension UIMutableTraits {",
-            "    var \(prop): \(t.valueType) {",
-            "        get { self[\(t.swiftName).self] }",
-            "        set { self[\(t.swiftName).self] = newValue }",
-            "    }",
+            "  \(member)var \(prop): \(t.valueType) {",
+            "    get { self[\(t.swiftName).self] }",
+            "    set { self[\(t.swiftName).self] = newValue }",
+            "  }",
             "}",
         ]
-        return lines
+        if swift?.conditionWrapsExtensions == true { return [Block(swift, lines: declaration + [""] + extensions)] }
+        return [Block(swift, lines: declaration), Block(lines: extensions)]
     }
 
-    private func keySource(_ k: KeyPlan) -> [String] {
+    private func keySource(_ k: KeyPlan) -> [Block] {
+        let swift = k.key.swift
         let name = SwiftNames.declared(k.key.name)
-        var lines = ["struct \(k.swiftName): EnvironmentKey {"]
-        if k.key.isOptional || k.key.defaultValue == .none {
-            lines.append("    static let defaultValue: \(k.valueType) = \(k.defaultLiteral)")
-        } else {
-            lines.append("    static let defaultValue = \(k.defaultLiteral)")
+        let (typeModifiers, member) = modifiers(swift)
+        let optional = k.key.isOptional || k.key.defaultValue == .none
+        if swift?.isEntry == true {
+            let lines = ["extension EnvironmentValues {"]
+                + indented(documentation(swift) + attributes(swift, traitAPI: false))
+                + ["  @Entry \(typeModifiers)var \(name): \(k.valueType) = \(k.defaultLiteral)", "}"]
+            return [Block(swift, lines: lines)]
         }
-        lines += [
-            "}",
-            "",
-            "extension EnvironmentValues {",
-            "    var \(name): \(k.valueType) {",
-            "        get { self[\(k.swiftName).self] }",
-            "        set { self[\(k.swiftName).self] = newValue }",
-            "    }",
-            "}",
-        ]
-        if let p = k.bridgedProperty.map(SwiftNames.declared) {
-            lines += [
-                "",
-                "extension \(k.swiftName): UITraitBridgedEnvironmentKey {",
-                "    static func read(from traitCollection: UITraitCollection) -> \(k.valueType) {",
-                "        traitCollection.\(p)",
-                "    }",
-                "",
-                "    static func write(to mutableTraits: inout UIMutableTraits, value: \(k.valueType)) {",
-                "        mutableTraits.\(p) = value",
-                "    }",
+        let available = attributes(swift, traitAPI: false)
+        let declaration = nested(k.swiftName) { typeName in
+            documentation(swift) + available + [
+                "\(typeModifiers)struct \(typeName): EnvironmentKey {",
+                "  " + defaultLine(member, annotated: k.annotated, optional: optional, type: k.valueType, literal: k.defaultLiteral),
                 "}",
             ]
         }
-        return lines
+        var extensions = available + [
+            "extension EnvironmentValues {",
+            "  \(member)var \(name): \(k.valueType) {",
+            "    get { self[\(k.swiftName).self] }",
+            "    set { self[\(k.swiftName).self] = newValue }",
+            "  }",
+            "}",
+        ]
+        if let p = k.bridgedProperty.map(SwiftNames.declared) {
+            let bridgeAvailable = swift.map { $0.bridgeAvailability.map { "@available(\($0))" } } ?? luaBornAvailability
+            extensions += [""] + bridgeAvailable + [
+                "extension \(k.swiftName): UITraitBridgedEnvironmentKey {",
+                "  \(member)static func read(from traitCollection: UITraitCollection) -> \(k.valueType) {",
+                "    traitCollection.\(p)",
+                "  }",
+                "",
+                "  \(member)static func write(to mutableTraits: inout UIMutableTraits, value: \(k.valueType)) {",
+                "    mutableTraits.\(p) = value",
+                "  }",
+                "}",
+            ]
+        }
+        if swift?.conditionWrapsExtensions == true { return [Block(swift, lines: declaration + [""] + extensions)] }
+        return [Block(swift, lines: declaration), Block(lines: extensions)]
     }
 }

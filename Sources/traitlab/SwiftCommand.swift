@@ -15,21 +15,32 @@ import TraitLabSwiftExport
 // takes minutes, so neither this binary nor its tests depend on it.
 
 let swiftUsage = """
-usage: traitlab swift export [--only NAME...] [--module-header on|off] [-o FILE] [--plugin-path DIR]
+usage: traitlab swift export [--only NAME...] [--module-header on|off] [--case-iterable]
+                             [--deployment-target VERSION] [-o FILE] [--plugin-path DIR]
                              [--timeout SECONDS] [--memory-limit SIZE] FILE...
-       traitlab swift import [--name NAME] [-o FILE] FILE|FOLDER...
+       traitlab swift import [--name NAME] [-o FILE] [--platform ios|tvos|visionos|maccatalyst]
+                             [--define NAME]... [--simulator] [--can-import MODULE]...
+                             [--cannot-import MODULE]... [--types FILE|FOLDER]...
+                             [--enum TYPE=case,case,...]... FILE|FOLDER...
 export runs each FILE (a script, a plugin returning a manifest, or a plugin name) in a sandbox and
 prints Swift source for the custom traits, trait enums, SwiftUI environment keys and
 bridges it defined, in the pattern of WWDC23's "Unleash the UIKit trait system".
   --only NAME...         export only these (trait, enum or key names, properties or
                          Swift type names; commas also separate); a key brings its trait
   --module-header on|off start with a comment and the import lines (default on)
+  --case-iterable        enums defined in Lua conform to CaseIterable
+  --deployment-target V  the app's iOS version: from 17, definitions defined in Lua
+                         are written without @available(iOS 17, tvOS 17, *)
   -o FILE                write to FILE instead of standard output
   --timeout, --memory-limit, --plugin-path   as for traitlab
-import reads Swift sources (folders recursively) and prints a TraitLab plugin defining
-the traits, enums, environment keys and bridges it finds; what it cannot translate is
-listed with file:line and skipped. It runs traitlab-swift-import, found beside traitlab
-or on PATH (build it with scripts/build-swift-import.sh).
+import reads Swift sources (folders recursively) as the compiler would for one platform
+(--platform, default ios; --define sets a condition such as DEBUG) and prints a TraitLab
+plugin defining the traits, enums, environment keys and bridges it finds, with how each was
+declared, which export writes back. What it cannot translate is listed as FILE:LINE: reason;
+the last line counts what was translated and skipped. Enums declared outside the sources:
+--types FILE|FOLDER (their Swift), --enum TYPE=a,b,c (an Objective-C enum's cases).
+It runs traitlab-swift-import, found beside traitlab or on PATH (build it with
+scripts/build-swift-import.sh).
 """
 
 func runSwiftCommand(_ args: [String]) -> Int32 {
@@ -87,6 +98,13 @@ private func parseExportArguments(_ args: [String]) throws -> ExportInvocation {
                 case "off": inv.options.moduleHeader = false
                 case let v: throw UsageError(message: "swift export: invalid --module-header value '\(v)' (on or off)")
                 }
+            case "--case-iterable": inv.options.caseIterable = true
+            case "--deployment-target":
+                let v = try value(a)
+                guard let version = Double(v), version > 0 else {
+                    throw UsageError(message: "swift export: invalid --deployment-target '\(v)' (an iOS version such as 16.4)")
+                }
+                inv.options.deploymentTarget = version
             case "--only":
                 // Names up to the next option, or the next word that names a file.
                 var names: [String] = []
