@@ -205,14 +205,6 @@ public struct SwiftExport {
         var traitPlans: [TraitPlan] = []
         for def in selection.traits {
             let base = SwiftNames.typeName(def.name)
-            if let swift = def.swift, case .table = def.valueType, let source = swift.defaultSource,
-               swift.defaultSourceValue == def.defaultValue {
-                // The app's own struct: named, not declared again.
-                let type = swift.valueType ?? String(source.prefix { $0 != "(" })
-                traitPlans.append(TraitPlan(def: def, swiftName: names.claim(swift.typeName ?? SwiftNames.traitTypeName(def.name)),
-                                            valueType: type, defaultLiteral: source, table: nil, annotated: swift.valueType != nil))
-                continue
-            }
             guard let (type, lit, table) = swiftType(def.valueType, optional: def.isOptional, value: def.defaultValue,
                                                      structName: base) else {
                 if case .table = def.valueType {

@@ -27,7 +27,7 @@ plugins=(examples/plugins/theme.lua examples/plugins/featureflags.lua Tests/fixt
 
 # --- The exported Swift compiles and behaves (checked in Swift) -------------
 exported=Tests/SwiftExport/Sources/ExportCheck/Exported.swift
-run_apart "$TL" swift export "${plugins[@]}" -o "$exported"
+run_apart "$TL" swift export --case-iterable "${plugins[@]}" -o "$exported"
 holds "export of the examples' plugins and kinds.lua succeeds" '[ $RC -eq 0 ] && [ -z "$OUT" ] && [ -s $exported ]'
 holds "a table that is no struct is reported, naming the trait and why" \
   'grep -q "trait '"'"'Matrix'"'"' is not exportable: its default table has a non-string key" <<<"$ERR"'

@@ -38,8 +38,8 @@ final class SwiftImportTests: XCTestCase {
         struct SizeTrait: UITraitDefinition { static let defaultValue: Size = .large }
         struct LevelTrait: UITraitDefinition { static let defaultValue = Level.high }
         """)
-        XCTAssertTrue(p.lua.contains(#"local Size = traits.enum("Size", { "S", "large" })"#), p.lua)
-        XCTAssertTrue(p.lua.contains(#"local Level = traits.enum("Level", { "low", "high" })"#), p.lua)
+        XCTAssertTrue(p.lua.contains(#"local Size = traits.enum("Size", { "S", "large" }, { type = "Size", rawType = "String", cases = { "small", "large" }, rawValues = { "\"S\"", "" } })"#), p.lua)
+        XCTAssertTrue(p.lua.contains(#"local Level = traits.enum("Level", { "low", "high" }, { type = "Level", rawType = "Int", rawValues = { "1", "" } })"#), p.lua)
         XCTAssertTrue(p.lua.contains("type = Size,\n      default = \"large\","), p.lua)
         XCTAssertTrue(p.lua.contains("type = Level,\n      default = \"high\","), p.lua)
     }
@@ -103,10 +103,10 @@ final class SwiftImportTests: XCTestCase {
         """)
         XCTAssertEqual(p.keyCount, 3, p.lua)
         XCTAssertEqual(p.bridgeCount, 1, p.lua)
-        XCTAssertTrue(p.lua.contains("local flagKey = swiftui.EnvironmentKey { name = \"flag\", type = \"boolean\", default = false }"), p.lua)
+        XCTAssertTrue(p.lua.contains("local flagKey = swiftui.EnvironmentKey { name = \"flag\", type = \"boolean\", default = false, swift = { type = \"FlagKey\", default = \"false\", defaultValue = false } }"), p.lua)
         XCTAssertTrue(p.lua.contains("read = function(traitCollection) return traitCollection.flag end,"), p.lua)
         XCTAssertTrue(p.lua.contains("swiftui.EnvironmentKey { name = \"loose\""), p.lua)
-        XCTAssertTrue(p.lua.contains("swiftui.EnvironmentKey { name = \"count\", type = \"integer\", default = 2 }"), p.lua)
+        XCTAssertTrue(p.lua.contains("swiftui.EnvironmentKey { name = \"count\", type = \"integer\", default = 2, swift = { entry = true, valueType = \"Int\", default = \"2\", defaultValue = 2 } }"), p.lua)
         XCTAssertEqual(p.skipped.map(\.description), [
             "A.swift:10: LooseKey's bridge: write(to:value:) does more than set one trait property to the value",
         ])
@@ -162,7 +162,7 @@ final class SwiftImportTests: XCTestCase {
         struct T: UITraitDefinition { static let defaultValue = end.repeat }
         extension UITraitCollection { var `return`: end { self[T.self] } }
         """)
-        XCTAssertTrue(p.lua.contains(#"local enum1 = traits.enum("end", { "repeat", "x\"y" })"#), p.lua)
+        XCTAssertTrue(p.lua.contains(#"local enum1 = traits.enum("end", { "repeat", "x\"y" }, { type = "end", rawType = "String", cases = { "repeat", "b" }, rawValues = { "", "\"x\\\"y\"" } })"#), p.lua)
         XCTAssertTrue(p.lua.contains("property = \"return\","), p.lua)
     }
 }
