@@ -122,7 +122,7 @@ final class SwiftExportTests: XCTestCase {
         ])))
         let list = try TraitDefinition(name: "List", valueType: .table, defaultValue: .table(TraitTable(array: [.int(1)])))
         let r = SwiftExport(traits: [insets, list], keys: []).render()
-        XCTAssertTrue(r.source.contains("struct Insets: Equatable {\n    var label: String\n    var top: Int\n}"), r.source)
+        XCTAssertTrue(r.source.contains("struct Insets: Equatable {\n  var label: String\n  var top: Int\n}"), r.source)
         XCTAssertTrue(r.source.contains("static let defaultValue = Insets(label: \"x\", top: 1)"), r.source)
         XCTAssertFalse(r.source.contains("ListTrait"))
         XCTAssertEqual(r.notExported.count, 1)
