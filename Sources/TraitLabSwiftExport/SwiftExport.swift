@@ -255,7 +255,10 @@ public struct SwiftExport {
         func add(_ parts: [Block]) throws {
             for part in parts {
                 try charge(2 * part.lines.reduce(part.lines.count) { $0 + $1.utf8.count })
-                if let last = blocks.last, last.condition != nil, last.condition == part.condition {
+                if let last = blocks.last, last.isEntry, part.isEntry, last.condition == part.condition {
+                    // `@Entry` keys one after another share one `extension EnvironmentValues`.
+                    blocks[blocks.count - 1].lines = last.lines.dropLast() + part.lines.dropFirst()
+                } else if let last = blocks.last, last.condition != nil, last.condition == part.condition {
                     blocks[blocks.count - 1].lines += [""] + part.lines
                 } else {
                     blocks.append(part)
@@ -299,6 +302,8 @@ public struct SwiftExport {
     private struct Block {
         var condition: Condition?
         var lines: [String]
+        /// An `extension EnvironmentValues` holding `@Entry` keys alone.
+        var isEntry = false
 
         init(_ swift: SwiftDeclaration? = nil, lines: [String]) {
             if let swift, let before = swift.conditionBefore, let after = swift.conditionAfter {
@@ -512,7 +517,9 @@ public struct SwiftExport {
             let lines = ["extension EnvironmentValues {"]
                 + indented(documentation(swift) + attributes(swift, traitAPI: false))
                 + ["  @Entry \(typeModifiers)var \(name): \(k.valueType) = \(k.defaultLiteral)", "}"]
-            return [Block(swift, lines: lines)]
+            var block = Block(swift, lines: lines)
+            block.isEntry = true
+            return [block]
         }
         let available = attributes(swift, traitAPI: false)
         let declaration = nested(k.swiftName) { typeName in
