@@ -123,6 +123,36 @@ extension TraitEnvironment {
     func setNeedsStructureUpdate() {
         pending.formUnion([.traits, .forceSubtree])
         propagateUp(.subtreeTraits)
+        predictTraitsFromParent()
+    }
+
+    /// Trait prediction (UIKit since iOS 13: a new environment starts with the
+    /// traits of the environment it will be in, so code that reads them
+    /// before the first layout sees real values). A window scene is created
+    /// on its screen, and a window with its scene (`UIWindow(windowScene:)`):
+    /// until an update reaches them they take the collection their parent's
+    /// traits and their own overrides give, so a scene on an iPad screen and
+    /// its windows read the iPad's traits at once, where other environments
+    /// keep the prediction they were created with (the main screen's) until
+    /// the update that reaches them (`viewWillAppear` still sees that one:
+    /// Apple's `viewIsAppearing(_:)` page is where traits are up to date).
+    /// The first update computes and delivers as before; a prediction that
+    /// was right calls no change callback.
+    func predictTraitsFromParent() {
+        guard kind == .windowScene || kind == .window, !hasUpdatedTraits, let parent = traitParent else { return }
+        let parentTraits = parent.kind == .screen ? unsafeDowncast(parent, to: Screen.self).upcomingTraits : parent.traitCollection
+        predictTraits(under: parentTraits)
+    }
+
+    private func predictTraits(under parentTraits: TraitCollection) {
+        let predicted = world.predictedCollection(of: self, under: parentTraits)
+        if predicted === traitCollection || predicted == traitCollection { return }
+        traitCollection = predicted
+        if hostCallbacks & TraitEnvironment.hostCachesCollection != 0 { world.activeDelegate?.environmentDidUpdateTraits(self) }
+        // (a scene's windows made before it had its screen's traits)
+        forEachTraitChild { child in
+            if child.kind == .window, !child.hasUpdatedTraits { child.predictTraits(under: predicted) }
+        }
     }
 
     /// Marks `work` on this environment and `marker` on its ancestors, so the

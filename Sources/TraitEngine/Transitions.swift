@@ -205,7 +205,7 @@ extension TraitWorld {
         return base ?? e.traitCollection
     }
 
-    private func predictedCollection(of e: TraitEnvironment, under parent: TraitCollection) -> TraitCollection {
+    func predictedCollection(of e: TraitEnvironment, under parent: TraitCollection) -> TraitCollection {
         if let pc = e as? PresentationController {
             // The presentation adapts to the window's upcoming size classes.
             func sizeClass(_ d: TraitDefinition) -> String { if case .string(let s) = parent.rawValue(d) { return s }; return "unspecified" }

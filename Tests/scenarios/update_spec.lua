@@ -692,3 +692,40 @@ describe("automatic tracking in a view controller", function()
     assert.are.equal(1, runs)
   end)
 end)
+
+describe("trait prediction on another screen", function()
+  -- UIKit predicts a new environment's traits from the environment it will be in
+  -- (since iOS 13). A window scene belongs to its screen from the start
+  -- (UIWindowScene.screen), and UIWindow(windowScene:) makes a window in that
+  -- scene: both read the screen's traits before any update. A controller keeps
+  -- its prediction until the update reaches it (Apple, viewIsAppearing(_:): by
+  -- then "both the view controller and its view have received updated trait
+  -- collections"; viewWillAppear comes before).
+  it("gives a window scene and its window their screen's traits at once", function()
+    local ipad = ui.Screen { device = "iPad Pro 13-inch (M4)" }
+    local scene = ui.WindowScene { screen = ipad }
+    assert.are.equal("pad", scene.traitCollection.userInterfaceIdiom)
+    assert.are.equal("regular", scene.traitCollection.horizontalSizeClass)
+    local window = ui.Window { windowScene = scene }
+    assert.are.equal("pad", window.traitCollection.userInterfaceIdiom)
+    local vc = ui.ViewController {}
+    window.rootViewController = vc
+    assert.are.equal("phone", vc.traitCollection.userInterfaceIdiom)
+    ui.update()
+    assert.are.equal("pad", vc.traitCollection.userInterfaceIdiom)
+  end)
+
+  it("calls no change handler for a prediction that was right, and one for a wrong one", function()
+    local ipad = ui.Screen { device = "iPad Pro 13-inch (M4)" }
+    local scene = ui.WindowScene { screen = ipad }
+    local calls = {}
+    scene:registerForTraitChanges({ traits.UserInterfaceIdiom }, function() calls[#calls + 1] = "scene" end)
+    local window = ui.Window { windowScene = scene }
+    window:registerForTraitChanges({ traits.UserInterfaceIdiom }, function() calls[#calls + 1] = "window" end)
+    local vc = ui.ViewController {}
+    vc:registerForTraitChanges({ traits.UserInterfaceIdiom }, function() calls[#calls + 1] = "vc" end)
+    window.rootViewController = vc
+    ui.update()
+    assert.are.same({ "vc" }, calls)
+  end)
+end)
