@@ -140,7 +140,9 @@ extension TraitEnvironment {
     /// was right calls no change callback.
     func predictTraitsFromParent() {
         guard kind == .windowScene || kind == .window, !hasUpdatedTraits, let parent = traitParent else { return }
-        let parentTraits = parent.kind == .screen ? unsafeDowncast(parent, to: Screen.self).upcomingTraits : parent.traitCollection
+        let parentTraits = parent.kind == .screen
+            ? SystemTraitAvailability.filtering(unsafeDowncast(parent, to: Screen.self).upcomingTraits, for: world.os)
+            : parent.traitCollection
         predictTraits(under: parentTraits)
     }
 

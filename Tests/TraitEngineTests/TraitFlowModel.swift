@@ -215,6 +215,8 @@ final class ModelNode {
     var overrides: [Int: Int] = [:]
     /// The collection as of the last update that reached this node.
     var current: ModelTraits.Collection = [:]
+    /// Whether an update has reached this node (before: its prediction).
+    var updated = false
     /// The traits of each live registration, in registration order.
     var registrations: [[Int]] = []
     /// Plain views: the override the next layout sets on the first subview.
@@ -370,16 +372,26 @@ struct TraitFlowModel {
     /// inherits from, and everything that inherits from it; nothing else.
     func collectionsAfterUpdating(along i: Int) -> [ModelTraits.Collection] {
         var result = nodes.map(\.current)
-        guard nodes[i].kind == .screen || isConnected(i) else { return result }
+        let along = updated(along: i)
+        guard !along.isEmpty else { return result }
         let full = collectionsAfterUpdate()
+        for j in along { result[j] = full[j] }
+        return result
+    }
+
+    /// The nodes `updateTraitsIfNeeded` on `i` reaches: `i`, what it inherits
+    /// from, and every connected node that inherits from it.
+    func updated(along i: Int) -> Set<Int> {
+        guard nodes[i].kind == .screen || isConnected(i) else { return [] }
+        var result: Set<Int> = []
         var cur: Int? = i
         var steps = 0
-        while let c = cur, steps <= nodes.count { result[c] = full[c]; cur = traitParent(c); steps += 1 }
+        while let c = cur, steps <= nodes.count { result.insert(c); cur = traitParent(c); steps += 1 }
         for j in nodes.indices where isConnected(j) {
             var up = traitParent(j)
             var n = 0
             while let u = up, n <= nodes.count {
-                if u == i { result[j] = full[j]; break }
+                if u == i { result.insert(j); break }
                 up = traitParent(u)
                 n += 1
             }
@@ -635,7 +647,11 @@ struct TraitFlowModel {
             for x in settings { s.device[x.trait] = x.value == 0 ? nil : x.value }
             s.current = shownOnScreen(s.device)
         case .newScene(let screen):
-            add(.scene).screen = screen
+            // Trait prediction: a scene starts with its screen's traits
+            // (the ones its next update gives it).
+            let scene = add(.scene)
+            scene.screen = screen
+            scene.current = shownOnScreen(nodes[screen].device)
         case .newWindow(let scene):
             _ = add(.window)
             if let scene { apply(.setWindowScene(scene, window: nodes.count - 1)) }
@@ -697,6 +713,9 @@ struct TraitFlowModel {
             if let old = nodes[w].scene { nodes[old].windows.removeAll { $0 == w } }
             nodes[w].scene = s
             if let s { nodes[s].windows.append(w) }
+            // Trait prediction: a window no update reached yet takes its
+            // scene's traits and its own overrides when it joins the scene.
+            if let s, !nodes[w].updated { nodes[w].current = applyingOverrides(nodes[s].current, w) }
         case .disconnect(let s):
             nodes[s].isConnected = false
         case .setOverride(let n, let x):
@@ -740,8 +759,10 @@ struct TraitFlowModel {
             nodes[v].needsProperties = true
         case .setNeedsUpdateProperties(let v):
             nodes[v].needsProperties = true
-        case .update, .updateTraitsIfNeeded:
-            break
+        case .update:
+            for j in nodes.indices where nodes[j].kind == .screen || isConnected(j) { nodes[j].updated = true }
+        case .updateTraitsIfNeeded(let n):
+            for j in updated(along: n) { nodes[j].updated = true }
         }
     }
 }

@@ -76,11 +76,22 @@ describe("ui.Font.preferred (UIFont.preferredFont(forTextStyle:compatibleWith:))
     assert.matches("largeTitle", err)
   end)
 
-  it("the iOS 17 extra large titles have no iOS sizes in the HIG, and TraitLab invents none", function()
-    -- UIFont.TextStyle.extraLargeTitle: iOS 17.0+; the HIG gives its sizes only in the visionOS table.
-    local ok, err = pcall(ui.Font.preferred, "extraLargeTitle")
-    assert.is_false(ok)
-    assert.matches("visionOS", err)
+  -- UIFont.TextStyle.extraLargeTitle and extraLargeTitle2: iOS 17.0+. The HIG gives
+  -- their sizes only in its visionOS table; at the default category UIKit on iOS 17
+  -- returns 36 pt and 28 pt bold (measured, published at iosfontsizes.com); other
+  -- categories scale as largeTitle and title1 do (docs/guide.md: TraitLab's decision).
+  it("gives the iOS 17 extra large titles their measured default sizes, scaled like largeTitle and title1", function()
+    local xl, xl2 = ui.Font.preferred("extraLargeTitle", at("large")), ui.Font.preferred("extraLargeTitle2", at("large"))
+    assert.are.equal(36, xl.pointSize)
+    assert.are.equal("bold", xl.weight)
+    assert.are.equal(28, xl2.pointSize)
+    assert.are.equal("bold", xl2.weight)
+    -- largeTitle is 34 at Large and 60 at AX5: 36 x 60/34 = 63.5, rounded to 64
+    assert.are.equal(64, ui.Font.preferred("extraLargeTitle", at("accessibilityExtraExtraExtraLarge")).pointSize)
+    -- title1 is 28 at Large and 25 at xSmall: extraLargeTitle2 follows it exactly
+    assert.are.equal(25, ui.Font.preferred("extraLargeTitle2", at("extraSmall")).pointSize)
+    assert.are.equal(ui.Font.preferred("title1", at("accessibilityMedium")).pointSize,
+      ui.Font.preferred("extraLargeTitle2", at("accessibilityMedium")).pointSize)
   end)
 end)
 

@@ -39,10 +39,10 @@ public struct Font: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `UIFont.preferredFont(forTextStyle:compatibleWith:)` at `category`.
-    /// Throws for a style whose sizes Apple publishes only for visionOS.
+    /// Throws for a style with no sizes (none today: every style has a row).
     public static func preferred(_ style: TextStyle, category: ContentSizeCategory) throws -> Font {
         guard let m = style.metrics(at: category) else {
-            throw TraitError("text style \(style.rawValue): the HIG publishes its sizes for visionOS only, not for iOS, and TraitLab invents none")
+            throw TraitError("text style \(style.rawValue) has no sizes")
         }
         return Font(pointSize: m.pointSize, weight: m.weight, leading: m.leading, scaling: .textStyle(style))
     }
@@ -86,8 +86,7 @@ public struct FontMetrics: Hashable, Sendable {
 
     /// `scaledValue(for:compatibleWith:)`.
     public func scaledValue(_ value: Double, category: ContentSizeCategory) -> Double {
-        let style = textStyle.metrics(at: .large) == nil ? TextStyle.largeTitle : textStyle
-        guard let here = style.metrics(at: category), let base = style.metrics(at: .large) else { return value }
+        guard let here = textStyle.metrics(at: category), let base = textStyle.metrics(at: .large) else { return value }
         // (Multiplied first: a value of the style's own size scales to the table's exactly.)
         return value * here.pointSize / base.pointSize
     }

@@ -47,14 +47,27 @@ public enum TextStyle: String, CaseIterable, Sendable {
     }
 
     /// The style's size, weight and leading at `category` (the HIG's table;
-    /// `unspecified` reads as `large`, the default). Nil for the extra large
-    /// titles: the HIG's iOS tables do not list them (they appear only in
-    /// its visionOS table), and TraitLab invents no values.
+    /// `unspecified` reads as `large`, the default). The extra large titles
+    /// are not in the HIG's iOS tables (only in its visionOS one): see
+    /// ``DynamicTypeTable/extraLargeTitles`` for where their values come from.
     public func metrics(at category: ContentSizeCategory) -> TextStyleMetrics? {
-        guard let row = DynamicTypeTable.rows.first(where: { $0.style == self }) else { return nil }
         let i = category == .unspecified ? 3 : ContentSizeCategory.sizes.firstIndex(of: category)! // invariant: a size
-        return TextStyleMetrics(pointSize: row.sizes[i].0, leading: row.sizes[i].1, weight: row.weight)
+        if let row = DynamicTypeTable.rows.first(where: { $0.style == self }) {
+            return TextStyleMetrics(pointSize: row.sizes[i].0, leading: row.sizes[i].1, weight: row.weight)
+        }
+        guard let extra = DynamicTypeTable.extraLargeTitles.first(where: { $0.style == self }),
+              let reference = DynamicTypeTable.rows.first(where: { $0.style == extra.scalesLike }) else { return nil }
+        // The measured default size, scaled at other categories as the reference
+        // style's size is (UIFontMetrics' rule), rounded to whole points as the
+        // HIG's table is; the leading keeps the reference's ratio to its size.
+        let size = (extra.defaultSize * reference.sizes[i].0 / reference.sizes[3].0).rounded()
+        let leading = (size * reference.sizes[i].1 / reference.sizes[i].0).rounded()
+        return TextStyleMetrics(pointSize: size, leading: leading, weight: extra.weight)
     }
+
+    /// Whether the HIG publishes this style's iOS sizes (false for the extra
+    /// large titles, whose sizes TraitLab derives: ``DynamicTypeTable/extraLargeTitles``).
+    public var hasPublishedSizes: Bool { DynamicTypeTable.rows.contains { $0.style == self } }
 }
 
 /// One text style at one content size category: what the HIG's table gives.
@@ -63,7 +76,8 @@ public struct TextStyleMetrics: Hashable, Sendable {
     public let pointSize: Double
     /// The leading (line height) in points, the table's "Leading" column.
     public let leading: Double
-    /// `"regular"` or `"semibold"` (`UIFont.Weight`'s names).
+    /// `"regular"`, `"semibold"` (headline) or `"bold"` (the extra large
+    /// titles): `UIFont.Weight`'s names.
     public let weight: String
 }
 
@@ -108,5 +122,27 @@ enum DynamicTypeTable {
             sizes: [(11, 13), (11, 13), (11, 13), (12, 16), (14, 19), (16, 21), (18, 23), (22, 28), (26, 32), (32, 39), (37, 44), (43, 51)]),
         Row(style: .caption2, weight: "regular",
             sizes: [(11, 13), (11, 13), (11, 13), (11, 13), (13, 18), (15, 20), (17, 22), (20, 25), (24, 30), (29, 35), (34, 41), (40, 48)]),
+    ]
+
+    /// The extra large titles (iOS 17). Apple's HIG lists them only in its
+    /// visionOS table, and the `UIFont.TextStyle` page gives no sizes. Their
+    /// size at the default category (Large) is what
+    /// `UIFont.preferredFont(forTextStyle:)` returns on iOS 17, as measured and
+    /// published at https://www.iosfontsizes.com ("extraLargeTitle iOS 17:
+    /// 36.0, SFUI-Bold"; "extraLargeTitle2 iOS 17: 28.0, SFUI-Bold").
+    /// At the other categories nobody publishes a measurement: TraitLab
+    /// scales the default size as a style of the same default size scales
+    /// (largeTitle's curve for extraLargeTitle, title1's for extraLargeTitle2:
+    /// what `UIFontMetrics` does for a custom size). docs/guide.md says so.
+    struct ExtraLargeTitle {
+        let style: TextStyle
+        let defaultSize: Double
+        let weight: String
+        let scalesLike: TextStyle
+    }
+
+    static let extraLargeTitles: [ExtraLargeTitle] = [
+        ExtraLargeTitle(style: .extraLargeTitle, defaultSize: 36, weight: "bold", scalesLike: .largeTitle),
+        ExtraLargeTitle(style: .extraLargeTitle2, defaultSize: 28, weight: "bold", scalesLike: .title1),
     ]
 }
