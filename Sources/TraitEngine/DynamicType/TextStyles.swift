@@ -128,7 +128,8 @@ enum DynamicTypeTable {
     /// visionOS table, and the `UIFont.TextStyle` page gives no sizes. Their
     /// size at the default category (Large) is what
     /// `UIFont.preferredFont(forTextStyle:)` returns on iOS 17, as measured and
-    /// published at https://www.iosfontsizes.com ("extraLargeTitle iOS 17:
+    /// published at https://www.iosfontsizes.com and in the gist of the code that
+    /// measured it, https://gist.github.com/zacwest/916d31da5d03405809c4 ("extraLargeTitle iOS 17:
     /// 36.0, SFUI-Bold"; "extraLargeTitle2 iOS 17: 28.0, SFUI-Bold").
     /// At the other categories nobody publishes a measurement: TraitLab
     /// scales the default size as a style of the same default size scales
