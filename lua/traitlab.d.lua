@@ -24,7 +24,7 @@
 ---@alias TraitValue boolean|integer|number|string|table|nil
 
 ---The value type of a trait or environment key: a type name or an enum from `traits.enum`.
----@alias TraitValueType "boolean"|"integer"|"number"|"string"|"table"|TraitEnum
+---@alias TraitValueType "boolean"|"integer"|"number"|"string"|"table"|"color"|"image"|TraitEnum
 
 ---A trait named by its definition or by its property name (`"horizontalSizeClass"`).
 ---@alias TraitKey TraitDefinition|string
@@ -128,7 +128,7 @@
 ---What `traits.define` takes.
 ---@class TraitDefinitionSpec
 ---@field name string Required.
----@field default? TraitValue Required unless `type` is given; a case of an enum makes an enum trait.
+---@field default? TraitValue|ui.Color|ui.Image Required unless `type` is given; a case of an enum makes an enum trait; a named colour or image makes a `color` or `image` trait holding its name.
 ---@field type? TraitValueType Without `default`, declares an optional trait (nil is a value).
 ---@field identifier? string Reverse-DNS, unique; enables encoding.
 ---@field affectsColorAppearance? boolean Default false.

@@ -99,7 +99,7 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
             throw TraitError("trait '\(name)' expects an integer, got the number \(formatNumber(d))")
         case (.number, .number(let d)): return .number(try checkNumber(d))
         case (.number, .int(let i)): return .number(try checkNumber(Double(i)))
-        case (.string, .string): return value
+        case (.string, .string), (.color, .string), (.image, .string): return value
         case (.table, .table): return value
         case (.enumeration(let e), .string(let s)):
             if e.contains(s) { return value }
@@ -110,7 +110,7 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
         if case .enumeration(let e) = valueType {
             expected = "a \(e.name) case (\(e.caseList))"
         } else {
-            expected = (valueType == .integer ? "an " : "a ") + valueType.name
+            expected = (valueType == .integer || valueType == .image ? "an " : "a ") + valueType.name
         }
         throw TraitError("trait '\(name)' expects \(expected)\(isOptional ? " or nil" : ""), got \(value.kindName)")
     }

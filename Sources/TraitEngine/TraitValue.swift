@@ -148,6 +148,13 @@ public enum TraitValueType: Equatable, Sendable {
     case table
     /// One of an enum's case names (``TraitValue/string(_:)``).
     case enumeration(TraitEnum)
+    /// A named colour: a system colour's name (`systemBackground`) or an asset
+    /// catalogue's colour set (`Brand/Accent`), as `UIColor(named:)` takes it
+    /// (``TraitValue/string(_:)``, the name).
+    case color
+    /// A named image: an asset catalogue's image set, as `UIImage(named:)`
+    /// takes it (``TraitValue/string(_:)``, the name).
+    case image
 
     /// The type's name in messages: `boolean`, `integer`, `number`, `string`, `table`, or the enum's name.
     public var name: String {
@@ -158,6 +165,8 @@ public enum TraitValueType: Equatable, Sendable {
         case .string: return "string"
         case .table: return "table"
         case .enumeration(let e): return e.name
+        case .color: return "color"
+        case .image: return "image"
         }
     }
 }

@@ -81,9 +81,21 @@ extension LuaHost {
                 entries.append(.init(key: key, value: try traitValue(at: L.top, depth: depth + 1)))
             }
             return .table(TraitTable(entries))
+        case LUA_TUSERDATA where namedResource(at: i) != nil:
+            return .string(namedResource(at: i) ?? "")
         default:
-            throw LuaError.message("trait values must be plain data (boolean, number, string or table), got \(L.typeName(i))")
+            throw LuaError.message("trait values must be plain data (boolean, number, string or table), a named colour or an image, got \(L.typeName(i))")
         }
+    }
+
+    /// The name a colour or image trait stores for the value at `i`: a system
+    /// colour's or a colour set's name (`ui.Color.systemBackground`,
+    /// `ui.Color.named("Brand")`), an image set's (`ui.Image.named("Hero")`);
+    /// nil for anything else (a fixed or dynamic colour has no name).
+    func namedResource(at i: Int32) -> String? {
+        if let image = L.box(i, as: ImageBox.self) { return image.asset.name }
+        if let color = L.box(i, as: ColorBox.self), case .named(let n) = color.value { return n.name }
+        return nil
     }
 
     package func push(_ v: TraitValue) {
@@ -582,9 +594,9 @@ extension LuaHost {
                 throw LuaError.message("\(what): type must be a type name or an enum, got \(L.typeName(typeIndex))")
             }
             let named: [String: TraitValueType] = ["boolean": .boolean, "integer": .integer, "number": .number,
-                                                   "string": .string, "table": .table]
+                                                   "string": .string, "table": .table, "color": .color, "image": .image]
             guard let type = named[s] else {
-                throw LuaError.message("\(what): unknown type '\(s)' (boolean, integer, number, string, table or an enum)")
+                throw LuaError.message("\(what): unknown type '\(s)' (boolean, integer, number, string, table, color, image or an enum)")
             }
             return (type, L.isNil(defaultIndex))
         }
@@ -601,6 +613,8 @@ extension LuaHost {
             if let e = definedEnums.last(where: { $0.contains(s) }) { return (.enumeration(e), false) }
             return (.string, false)
         case LUA_TTABLE: return (.table, false)
+        case LUA_TUSERDATA where namedResource(at: defaultIndex) != nil:
+            return (L.box(defaultIndex, as: ImageBox.self) != nil ? .image : .color, false)
         case LUA_TNIL, LUA_TNONE:
             throw LuaError.message("\(what) needs a default value (or a type, for an optional \(noun))")
         default:

@@ -79,6 +79,8 @@ enum BridgeAnalysis {
         case .number: values = [.number(0), .number(1.5), .number(-2.25)]
         case .string: values = [.string(""), .string("traitlab"), .string("x y")]
         case .enumeration(let e): values = e.cases.map { .string($0) }
+        case .color: values = [.string("systemBlue"), .string("AccentColor")]
+        case .image: values = [.string("AppIcon"), .string("Icons/Star")]
         case .table: return []
         }
         if key.defaultValue != .none, !values.contains(key.defaultValue) { values.append(key.defaultValue) }

@@ -163,7 +163,7 @@ public struct SwiftExport {
             var table: StructPlan?
             let base: String
             switch type {
-            case .boolean, .integer, .number, .string: base = scalarType(type) ?? ""
+            case .boolean, .integer, .number, .string, .color, .image: base = scalarType(type) ?? ""
             case .enumeration(let e):
                 if e.cases.isEmpty { return nil }
                 base = enumPlan(e).swiftName
@@ -359,6 +359,10 @@ public struct SwiftExport {
                 guard let p = enums.first(where: { $0.type == e }), let c = p.caseName(s) else { return nil }
                 return "\(p.swiftName).\(SwiftNames.declared(c))"
             }
+            // UIKit's system colours are class properties; colour and image sets are looked up by name.
+            if type == .color, SystemColors.names.contains(s) { return "UIColor.\(s)" }
+            if type == .color { return "UIColor(named: \(SwiftNames.stringLiteral(s)))!" }
+            if type == .image { return "UIImage(named: \(SwiftNames.stringLiteral(s)))!" }
             return SwiftNames.stringLiteral(s)
         case .table(let t):
             guard let table else { return nil }
@@ -371,13 +375,15 @@ public struct SwiftExport {
         }
     }
 
-    /// The Swift type of a boolean, integer, number or string value.
+    /// The Swift type of a boolean, integer, number, string, colour or image value.
     private func scalarType(_ t: TraitValueType) -> String? {
         switch t {
         case .boolean: return "Bool"
         case .integer: return "Int"
         case .number: return "Double"
         case .string: return "String"
+        case .color: return "UIColor"
+        case .image: return "UIImage"
         case .enumeration, .table: return nil
         }
     }

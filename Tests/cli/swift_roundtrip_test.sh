@@ -3,7 +3,8 @@
 # (docs/swift.md, "Round trips"): each folder of Tests/fixtures/swift/roundtrip
 # holds one shape an app writes (namespace constants, #if per platform,
 # foreign enums, raw-typed enums, availability, access levels, nested
-# declarations in extensions, @Entry keys, a bridge of a custom property).
+# declarations in extensions, @Entry keys, a bridge of a custom property,
+# named colours and images).
 # Its Traits.swift is imported (with Support.swift beside it, read and not
 # exported; with each line of its `args` file as the options of one run),
 # the plugin is loaded in traitlab, and export must give Traits.swift back
@@ -122,6 +123,21 @@ holds "a trait born in Lua is marked iOS 17 API, and its enum is not CaseIterabl
 run_apart "$TL" swift export --module-header off --case-iterable --deployment-target 17.0 "$tmp/lua_born.lua"
 holds "--case-iterable asks for CaseIterable; a deployment target of 17 needs no @available" \
   '[ $RC -eq 0 ] && grep -q "^enum Mood: String, CaseIterable {" <<<"$OUT" && ! grep -q "@available" <<<"$OUT"'
+cat >"$tmp/resources.lua" <<'LUA'
+traits.define { name = "Tint", default = ui.Color.systemIndigo, property = "tint" }
+traits.define { name = "Brand", type = "color", default = "Brand/Accent", property = "brand" }
+traits.define { name = "Badge", type = "image", default = "Icon", property = "badge" }
+LUA
+run_apart "$TL" swift export --module-header off --deployment-target 17 "$tmp/resources.lua"
+holds "colour and image traits export as UIKit's system colours, UIColor(named:) and UIImage(named:)" \
+  '[ $RC -eq 0 ] && grep -q "static let defaultValue = UIColor.systemIndigo$" <<<"$OUT" && grep -q "static let defaultValue = UIColor(named: \"Brand/Accent\")!$" <<<"$OUT" && grep -q "static let defaultValue = UIImage(named: \"Icon\")!$" <<<"$OUT" && grep -q "var badge: UIImage { self\[BadgeTrait.self\] }" <<<"$OUT"'
+run_apart "$TL" --assets examples/Resources.xcassets -e '
+  local t = traits.define { name = "Card tint", default = ui.Color.named("AccentColor"), property = "cardTint" }
+  local tc = traits.collection { cardTint = ui.Color.named("CardBackground") }
+  io.write(t.type, " ", t.default, " ", tc.cardTint, " ", tostring(ui.Color.named(tc.cardTint) ~= nil))'
+holds "a trait defined with a named colour holds the colour's name, which ui.Color.named resolves" \
+  '[ $RC -eq 0 ] && [ "$OUT" = "color AccentColor CardBackground true" ]'
+
 printf 'swiftui.EnvironmentKey { name = "compactRows", default = false }\n' >"$tmp/keys.lua"
 run_apart "$TL" swift export "$tmp/keys.lua"
 holds "key-only output imports SwiftUI and not UIKit" \

@@ -149,7 +149,8 @@ public final class EnvironmentKeyDefinition: Hashable, CustomStringConvertible {
         switch (valueType, value) {
         case (_, .none):
             if isOptional { return .none }
-        case (.boolean, .bool), (.integer, .int), (.number, .number), (.string, .string), (.table, .table):
+        case (.boolean, .bool), (.integer, .int), (.number, .number), (.string, .string), (.table, .table),
+             (.color, .string), (.image, .string):
             return value
         case (.integer, .number(let d)):
             if let i = Int(exactly: d) { return .int(i) }
@@ -170,6 +171,7 @@ public final class EnvironmentKeyDefinition: Hashable, CustomStringConvertible {
         switch valueType {
         case .enumeration(let e): base = "a \(e.name) case (\(e.caseList))"
         case .integer: base = "an integer"
+        case .image: base = "an image"
         default: base = "a \(valueType.name)"
         }
         return base + (isOptional ? " or nil" : "")

@@ -84,11 +84,15 @@ private enum Value {
     case nilValue
     case enumCase(type: String?, name: String)
     case call(type: String, args: LabeledExprListSyntax)
+    /// `UIColor(named: "Brand")`, `UIColor.systemBackground`.
+    case namedColor(String)
+    /// `UIImage(named: "Hero")`.
+    case namedImage(String)
 }
 
 /// The TraitLab type of a translated value, and its default as Lua source.
 private struct Typed {
-    enum Kind: Equatable { case boolean, integer, number, string, enumeration(String), table }
+    enum Kind: Equatable { case boolean, integer, number, string, enumeration(String), table, color, image }
     var kind: Kind
     var optional: Bool
     var luaDefault: String
@@ -341,7 +345,7 @@ private struct Translator {
         guard let expr = member.value else { throw Failure("its default value is not given") }
         if expr.hasError || expr.is(MissingExprSyntax.self) { throw Failure("its default value does not parse") }
         var annotated: (name: String, optional: Bool)?
-        if let t = member.type { annotated = try typeName(t) }
+        if let t = member.type ?? constantType(expr) { annotated = try typeName(t) }
         guard let v = evaluate(expr, expected: annotated?.name) else {
             if let call = expr.as(FunctionCallExprSyntax.self), let callee = dottedName(call.calledExpression), isClass(callee) {
                 throw Failure("its value is class-typed (\(callee)); trait values must be value types")
@@ -431,6 +435,8 @@ private struct Translator {
                 }
                 kind = try kindOf(typeNamed: owners[0])
             case .call(let type, _): kind = try kindOf(typeNamed: type)
+            case .namedColor: kind = .color
+            case .namedImage: kind = .image
             case .nilValue: kind = .string   // handled above
             }
         }
@@ -453,6 +459,9 @@ private struct Translator {
     /// The TraitLab kind of a Swift type name; enums are registered on first use.
     private mutating func kindOf(typeNamed name: String) throws -> Typed.Kind {
         if let k = Translator.scalarKinds[name] { return k }
+        // Named colours and images are classes TraitLab keeps by name (docs/swift.md).
+        if name == "UIColor" { return .color }
+        if name == "UIImage" { return .image }
         if isClass(name) { throw Failure("its value is class-typed (\(name)); trait values must be value types") }
         guard let decl = model.type(named: name), decl.isDeclared else {
             if let cases = foreignEnums[name] {
@@ -551,7 +560,7 @@ private struct Translator {
         case (.integer, .int(let i)): return luaInteger(i)
         case (.number, .int(let i)): return luaNumber(Double(i))
         case (.number, .double(let d)): return luaNumber(d)
-        case (.string, .string(let s)): return luaString(s)
+        case (.string, .string(let s)), (.color, .namedColor(let s)), (.image, .namedImage(let s)): return luaString(s)
         case (.enumeration(let e), .enumCase(let t, let c)):
             if let t, t != e, model.type(named: t)?.name != e { throw Failure("its default .\(c) is of \(t), not \(e)") }
             if let cases = foreignEnums[e], model.type(named: e) == nil {
@@ -657,6 +666,7 @@ private struct Translator {
             let member = plainName(m.declName.baseName)
             guard let base = m.base else {
                 // `.system` of the declared type: a case, or one of its (or an extension's) constants.
+                if expected == "UIColor" { return .namedColor(member) }
                 if let expected, let constant = constant(member, of: expected, depth: depth) { return constant }
                 return .enumCase(type: nil, name: member)
             }
@@ -666,14 +676,24 @@ private struct Translator {
             case ("Double", "pi"), ("CGFloat", "pi"): return .double(.pi)
             case ("Int", "min"): return .int(.min)
             case ("Int", "max"): return .int(.max)
+            case ("UIColor", _): return .namedColor(member)
             default:
                 if let constant = constant(member, of: type, depth: depth) { return constant }
                 return .enumCase(type: model.type(named: type)?.name ?? type, name: member)
             }
         }
-        if let c = e.as(FunctionCallExprSyntax.self), c.trailingClosure == nil, let callee = dottedName(c.calledExpression),
-           let d = model.type(named: callee), d.kind == .struct, d.isDeclared {
-            return .call(type: d.name, args: c.arguments)
+        if let f = e.as(ForceUnwrapExprSyntax.self) {
+            // `UIColor(named: "Brand")!`
+            return evaluate(f.expression, expected: expected, depth: depth)
+        }
+        if let c = e.as(FunctionCallExprSyntax.self), c.trailingClosure == nil, let callee = dottedName(c.calledExpression) {
+            if callee == "UIColor" || callee == "UIImage", c.arguments.count == 1, let arg = c.arguments.first,
+               arg.label?.text == "named", case .string(let name)? = evaluate(arg.expression) {
+                return callee == "UIColor" ? .namedColor(name) : .namedImage(name)
+            }
+            if let d = model.type(named: callee), d.kind == .struct, d.isDeclared {
+                return .call(type: d.name, args: c.arguments)
+            }
         }
         return nil
     }
@@ -685,6 +705,16 @@ private struct Translator {
               let member = decl.staticMembers[name], !member.isComplexGetter, let value = member.value else { return nil }
         let expected = member.type.flatMap { try? typeName($0).name } ?? decl.name
         return evaluate(value, expected: expected, depth: depth + 1)
+    }
+
+    /// The type written on the constant an expression names, or on the constants
+    /// it names in turn (`Sizes.card` where `static let card = Sizes.base` and
+    /// `static let base: CGFloat = 8`): the value's type when the default has none.
+    private func constantType(_ e: ExprSyntax, depth: Int = 0) -> TypeSyntax? {
+        guard depth < 8, let m = e.as(MemberAccessExprSyntax.self), let base = m.base, let type = dottedName(base),
+              let decl = model.type(named: type), !decl.cases.contains(where: { $0.name == plainName(m.declName.baseName) }),
+              let member = decl.staticMembers[plainName(m.declName.baseName)] else { return nil }
+        return member.type ?? member.value.flatMap { constantType($0, depth: depth + 1) }
     }
 
     private func short(_ e: ExprSyntax) -> String {
@@ -701,6 +731,8 @@ private struct Translator {
         case .number: return "\"number\""
         case .string: return "\"string\""
         case .table: return "\"table\""
+        case .color: return "\"color\""
+        case .image: return "\"image\""
         case .enumeration(let e): return enums.first { $0.swift == e }?.local ?? luaString(e)
         }
     }

@@ -5,8 +5,10 @@ import XCTest
 /// loads whole plugins into traitlab and runs the round trips.
 final class SwiftImportTests: XCTestCase {
     /// The plugin for `files` (name → source), and what was skipped.
-    func importing(_ files: [String: String]) -> SwiftImport.Plugin {
-        var importer = SwiftImport()
+    func importing(_ files: [String: String], settings: BuildSettings = BuildSettings(),
+                   enums: [String: [String]] = [:]) -> SwiftImport.Plugin {
+        var importer = SwiftImport(settings: settings)
+        for (type, cases) in enums { importer.declareEnum(type, cases: cases) }
         for name in files.keys.sorted() { importer.add(source: files[name]!, file: name) }
         return importer.plugin(name: "t", sources: files.keys.sorted())
     }
@@ -118,7 +120,7 @@ final class SwiftImportTests: XCTestCase {
         struct Eq: Equatable { var a: Int; static func == (l: Eq, r: Eq) -> Bool { true } }
         struct A: UITraitDefinition { static let defaultValue = UUID() }
         struct B: UITraitDefinition { static let defaultValue = Box() }
-        struct C: UITraitDefinition { static let defaultValue: UIColor = .red }
+        struct C: UITraitDefinition { static let defaultValue: UIFont = .body }
         struct D: UITraitDefinition { static let defaultValue = Eq(a: 1) }
         struct E: UITraitDefinition { static var defaultValue: Int { let x = 1; return x } }
         struct F: UITraitDefinition { static let defaultValue = 1; static let affectsColorAppearance = Bool.random() }
@@ -131,7 +133,7 @@ final class SwiftImportTests: XCTestCase {
         ])
         XCTAssertTrue(p.skipped[0].reason.hasPrefix("its default value is computed (`UUID()`)"))
         XCTAssertTrue(p.skipped[1].reason.hasPrefix("its value is class-typed (Box)"))
-        XCTAssertTrue(p.skipped[2].reason.hasPrefix("its value is class-typed (UIColor)"), p.skipped[2].reason)
+        XCTAssertTrue(p.skipped[2].reason.hasPrefix("its value is class-typed (UIFont)"), p.skipped[2].reason)
         XCTAssertTrue(p.skipped[3].reason.contains("custom Equatable"))
         XCTAssertEqual(p.skipped[4].reason, "its default value is computed (a getter with statements)")
         XCTAssertEqual(p.skipped[5].reason, "its affectsColorAppearance is not true or false")
@@ -164,5 +166,86 @@ final class SwiftImportTests: XCTestCase {
         """)
         XCTAssertTrue(p.lua.contains(#"local enum1 = traits.enum("end", { "repeat", "x\"y" }, { type = "end", rawType = "String", cases = { "repeat", "b" }, rawValues = { "", "\"x\\\"y\"" } })"#), p.lua)
         XCTAssertTrue(p.lua.contains("property = \"return\","), p.lua)
+    }
+
+    func testOnlyTheClausesCompiledForThePlatformAreRead() {
+        let source = """
+        #if os(tvOS)
+        struct FocusTrait: UITraitDefinition { static let defaultValue = true }
+        #elseif targetEnvironment(macCatalyst)
+        struct FocusTrait: UITraitDefinition { static let defaultValue = false }
+        #else
+        struct FocusTrait: UITraitDefinition { static let defaultValue = DEBUGGING }
+        #endif
+        #if DEBUG
+        struct DebugTrait: UITraitDefinition { static let defaultValue = 1 }
+        #endif
+        """
+        var tv = BuildSettings()
+        tv.platform = .tvos
+        XCTAssertTrue(importing(["A.swift": source], settings: tv).lua.contains("default = true,"))
+        var catalyst = BuildSettings()
+        catalyst.platform = .maccatalyst
+        catalyst.defines = ["DEBUG"]
+        let c = importing(["A.swift": source], settings: catalyst)
+        XCTAssertTrue(c.lua.contains("default = false,") && c.lua.contains("DebugTrait"), c.lua)
+        let ios = importing(source)
+        XCTAssertEqual(ios.skipped.map(\.what), ["FocusTrait"], "iOS reads the #else clause")
+        XCTAssertFalse(ios.lua.contains("DebugTrait"), "DEBUG is unset unless defined")
+    }
+
+    func testAnUndecidableConditionIsReportedAndNothingInItIsRead() {
+        let p = importing("""
+        #if canImport(SomePackage)
+        struct A: UITraitDefinition { static let defaultValue = 1 }
+        #else
+        struct A: UITraitDefinition { static let defaultValue = 2 }
+        #endif
+        struct B: UITraitDefinition { static let defaultValue = 3 }
+        """)
+        XCTAssertEqual(p.traitCount, 1)
+        XCTAssertEqual(p.skipped.first?.location, "A.swift:1")
+        XCTAssertTrue(p.skipped.first?.reason.contains("pass --can-import SomePackage or --cannot-import SomePackage") == true, p.skipped.description)
+    }
+
+    func testDefaultsFollowConstantsToTheirValues() {
+        let p = importing("""
+        enum Names { static let system = "system" }
+        enum Sizes { static let base: CGFloat = 8; static let card = Sizes.base }
+        extension String { static let fallback = "plain" }
+        struct A: UITraitDefinition { static let defaultValue: String = Names.system }
+        struct B: UITraitDefinition { static let defaultValue = Sizes.card }
+        struct C: UITraitDefinition { static let defaultValue: String = .fallback }
+        struct D: UITraitDefinition { static let defaultValue = Names.missing }
+        """)
+        XCTAssertTrue(p.lua.contains("type = \"string\",\n      default = \"system\","), p.lua)
+        XCTAssertTrue(p.lua.contains("type = \"number\",\n      default = 8.0,"), p.lua)
+        XCTAssertTrue(p.lua.contains("type = \"string\",\n      default = \"plain\","), p.lua)
+        XCTAssertEqual(p.skipped.map(\.what), ["D"])
+        XCTAssertTrue(p.skipped[0].reason.hasPrefix("its enum Names has no cases"), p.skipped[0].reason)
+    }
+
+    func testAForeignEnumNeedsItsCases() {
+        let source = "struct S: UITraitDefinition { static let defaultValue: LNPopupBar.Style = .compact }"
+        let without = importing(source)
+        XCTAssertEqual(without.skipped.first?.reason,
+                       "its default is `.compact` of LNPopupBar.Style, an enum not declared in the Swift sources read (an Objective-C enum, "
+                       + "or one from another module): pass its cases with --enum LNPopupBar.Style=compact,... or its declaration with --types FILE|DIR")
+        let with = importing(["A.swift": source], enums: ["LNPopupBar.Style": ["compact", "prominent"]])
+        XCTAssertEqual(with.traitCount, 1, with.skipped.description)
+        XCTAssertTrue(with.lua.contains(#"traits.enum("LNPopupBar.Style", { "compact", "prominent" }, { type = "LNPopupBar.Style", foreign = true })"#), with.lua)
+    }
+
+    func testNamedColoursAndImagesAreKeptByName() {
+        let p = importing("""
+        struct A: UITraitDefinition { static let defaultValue = UIColor(named: "Brand/Accent")! }
+        struct B: UITraitDefinition { static let defaultValue: UIColor = .systemBackground }
+        struct C: UITraitDefinition { static let defaultValue = UIImage(named: "Hero")! }
+        struct D: UITraitDefinition { static let defaultValue = UIColor(red: 1, green: 0, blue: 0, alpha: 1) }
+        """)
+        XCTAssertTrue(p.lua.contains("type = \"color\",\n      default = \"Brand/Accent\","), p.lua)
+        XCTAssertTrue(p.lua.contains("type = \"color\",\n      default = \"systemBackground\","), p.lua)
+        XCTAssertTrue(p.lua.contains("type = \"image\",\n      default = \"Hero\","), p.lua)
+        XCTAssertEqual(p.skipped.map(\.what), ["D"])
     }
 }
