@@ -27,6 +27,14 @@ func check(_ ok: @autoclosure () throws -> Bool, _ what: String, line: Int = #li
     }
 }
 
+// Named colours and images, from kinds.lua: a system colour, a colour set, an image set.
+check(CardTintTrait.defaultValue == UIColor.systemIndigo && BrandTrait.defaultValue == UIColor(named: "Brand/Accent")!,
+      "colour traits' defaults: UIColor.systemIndigo and UIColor(named:)")
+check(HeroTrait.defaultValue == UIImage(named: "Hero")!, "an image trait's default: UIImage(named:)")
+let tinted = UITraitCollection { $0.cardTint = .systemBackground; $0.hero = UIImage(named: "Banner")! }
+check(tinted.cardTint == .systemBackground && tinted.hero._name == "Banner" && tinted.brand._name == "Brand/Accent",
+      "colour and image traits set and read through their properties")
+
 // The talk's theme trait, from examples/plugins/theme.lua.
 check(MyAppTheme.allCases.map(\.rawValue) == ["standard", "pastel", "bold", "monochrome"], "MyAppTheme's cases, in order, as raw values")
 check(ThemeTrait.defaultValue == .standard, "ThemeTrait.defaultValue is .standard")

@@ -52,6 +52,29 @@ public final class UITraitCollection {
     public static func _definition<T: UITraitDefinition>(_ trait: T.Type) -> TraitDefinition { _TraitStore.definition(trait) }
 }
 
+/// A colour known by its name, as a colour trait holds it in TraitLab:
+/// `init?(named:)` (a colour set of the app's catalogue) and the dynamic system
+/// colours as class properties, with Apple's signatures ("init?(named name:
+/// String)", "class var systemIndigo: UIColor { get }"). The test has no
+/// catalogue: every name is a colour set (UIKit gives nil for a missing one).
+public final class UIColor: Equatable {
+    /// The name (not UIKit API).
+    public let _name: String
+    public init?(named name: String) { _name = name }
+    init(_system name: String) { _name = name }
+    public class var systemIndigo: UIColor { UIColor(_system: "systemIndigo") }
+    public class var systemBackground: UIColor { UIColor(_system: "systemBackground") }
+    public static func == (a: UIColor, b: UIColor) -> Bool { a._name == b._name }
+}
+
+/// An image set known by its name: `init?(named:)`, as UIKit declares it.
+public final class UIImage: Equatable {
+    /// The name (not UIKit API).
+    public let _name: String
+    public init?(named name: String) { _name = name }
+    public static func == (a: UIImage, b: UIImage) -> Bool { a._name == b._name }
+}
+
 public protocol UIMutableTraits {
     subscript<T: UITraitDefinition>(trait: T.Type) -> T.Value { get set }
 }
@@ -74,8 +97,8 @@ public struct _EngineMutableTraits: UIMutableTraits {
 }
 
 /// Values to and from TraitEngine's `TraitValue`: Bool, Int, Double, String,
-/// enums (by raw value when it is a String, else by case name), optionals,
-/// and structs (as tables of their stored properties, by label).
+/// enums (by raw value when it is a String, else by case name), colours and
+/// images (by name), optionals, and structs (as tables of their stored properties, by label).
 public enum _TraitStore {
     nonisolated(unsafe) private static var definitions: [ObjectIdentifier: TraitDefinition] = [:]
     /// Struct values by their table, per type: a struct cannot be rebuilt from
@@ -105,6 +128,8 @@ public enum _TraitStore {
         case is Int.Type: return (.integer, false)
         case is Double.Type: return (.number, false)
         case is String.Type: return (.string, false)
+        case is UIColor.Type: return (.color, false)
+        case is UIImage.Type: return (.image, false)
         default: break
         }
         if let e = type as? any (CaseIterable & RawRepresentable).Type {
@@ -131,6 +156,8 @@ public enum _TraitStore {
         case let i as Int: return .int(i)
         case let d as Double: return .number(d)
         case let s as String: return .string(s)
+        case let c as UIColor: return .string(c._name)
+        case let i as UIImage: return .string(i._name)
         case let r as any RawRepresentable: return .string(caseName(r))
         default:
             let entries = Mirror(reflecting: value).children.map {
@@ -157,6 +184,8 @@ public enum _TraitStore {
         case .number(let d): return d
         case .string(let s):
             if let e = type as? any (CaseIterable & RawRepresentable).Type { return enumCase(e, s) }
+            if type == UIColor.self { return UIColor(_system: s) }
+            if type == UIImage.self { return UIImage(named: s)! }
             return s
         case .table:
             guard let v = structs[ObjectIdentifier(type)]?[t] else { fatalError("no \(type) value with the fields \(t)") }
