@@ -149,6 +149,8 @@
 ---@field valueType? string The type written on `defaultValue` (`CGFloat`).
 ---@field default? string The default's expression as written (`ThemeSelection.system`).
 ---@field defaultValue? TraitValue The value that expression stands for.
+---@field defaultBefore? string The `#if` in the type's body `defaultValue` was chosen from: the lines before it.
+---@field defaultAfter? string And after it (`#endif`).
 ---@field rawType? string Enums: the raw type (`Int`, `String`).
 ---@field cases? string[] Enums: the Swift case names.
 ---@field rawValues? string[] Enums: each case's raw value as written ("" when implicit).

@@ -34,6 +34,11 @@ public struct SwiftDeclaration: Equatable, Sendable {
     /// default is still that value.
     public var defaultSource: String?
     public var defaultSourceValue: TraitValue?
+    /// The `#if` in the type's body that `defaultValue` was chosen from: the
+    /// lines before it (`#if os(tvOS)`, the other clauses, `#else`) and after it
+    /// (`#endif`), without indentation.
+    public var defaultConditionBefore: String?
+    public var defaultConditionAfter: String?
 
     // Enums.
     /// The raw type (`Int`, `String`); nil for an enum without one.

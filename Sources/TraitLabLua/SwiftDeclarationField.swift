@@ -11,7 +11,7 @@ extension LuaHost {
     private static let swiftFields: [String: String] = [
         "type": "string", "access": "string", "nonisolated": "boolean", "available": "list",
         "doc": "string", "before": "string", "after": "string", "wrapsExtensions": "boolean", "valueType": "string",
-        "default": "string", "defaultValue": "value", "rawType": "string", "cases": "list",
+        "default": "string", "defaultValue": "value", "defaultBefore": "string", "defaultAfter": "string", "rawType": "string", "cases": "list",
         "rawValues": "list", "conformances": "list", "foreign": "boolean", "entry": "boolean",
         "bridgeAvailable": "list",
     ]
@@ -81,6 +81,11 @@ extension LuaHost {
         _ = L.rawGet(t, "defaultValue")
         d.defaultSourceValue = L.isNil(-1) ? nil : try traitValue(at: L.top)
         L.pop()
+        d.defaultConditionBefore = try string("defaultBefore")
+        d.defaultConditionAfter = try string("defaultAfter")
+        if (d.defaultConditionBefore == nil) != (d.defaultConditionAfter == nil) {
+            throw LuaError.message("\(what): swift.defaultBefore and swift.defaultAfter go together")
+        }
         d.rawType = try string("rawType")
         d.caseNames = try list("cases")
         d.rawValues = try list("rawValues")

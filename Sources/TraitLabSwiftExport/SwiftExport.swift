@@ -431,6 +431,13 @@ public struct SwiftExport {
         return ["extension \(name[..<dot]) {"] + indented(lines(String(name[name.index(after: dot)...]))) + ["}"]
     }
 
+    /// Members of a type's body (indented), inside the `#if` the app chose `defaultValue` from, if any.
+    private func conditioned(_ swift: SwiftDeclaration?, _ members: [String]) -> [String] {
+        guard let before = swift?.defaultConditionBefore, let after = swift?.defaultConditionAfter else { return indented(members) }
+        let split = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        return indented(split(before) + indented(members) + split(after))
+    }
+
     private func indented(_ lines: [String]) -> [String] {
         lines.map { $0.isEmpty ? $0 : "  " + $0 }
     }
@@ -489,8 +496,8 @@ public struct SwiftExport {
         let declaration = nested(t.swiftName) { name in
             var lines = documentation(swift) + available
             lines.append("\(typeModifiers)struct \(name): UITraitDefinition {")
-            lines.append("  " + defaultLine(member, annotated: t.annotated, optional: d.isOptional || d.defaultValue == .none,
-                                            type: t.valueType, literal: t.defaultLiteral))
+            lines += conditioned(swift, [defaultLine(member, annotated: t.annotated, optional: d.isOptional || d.defaultValue == .none,
+                                                     type: t.valueType, literal: t.defaultLiteral)])
             if d.affectsColorAppearance { lines.append("  \(member)static let affectsColorAppearance = true") }
             if d.name != name { lines.append("  \(member)static let name = \(SwiftNames.stringLiteral(d.name))") }
             if let id = d.identifier { lines.append("  \(member)static let identifier = \(SwiftNames.stringLiteral(id))") }
@@ -531,9 +538,8 @@ public struct SwiftExport {
         let declaration = nested(k.swiftName) { typeName in
             documentation(swift) + available + [
                 "\(typeModifiers)struct \(typeName): EnvironmentKey {",
-                "  " + defaultLine(member, annotated: k.annotated, optional: optional, type: k.valueType, literal: k.defaultLiteral),
-                "}",
-            ]
+            ] + conditioned(swift, [defaultLine(member, annotated: k.annotated, optional: optional, type: k.valueType,
+                                                literal: k.defaultLiteral)]) + ["}"]
         }
         var extensions = available + [
             "extension EnvironmentValues {",

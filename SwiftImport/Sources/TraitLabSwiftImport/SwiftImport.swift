@@ -278,6 +278,11 @@ private struct Translator {
     /// The default as written, and the value it stands for (export writes it back while the default is that value).
     private func defaultSource(_ member: SourceModel.Member, _ typed: Typed, into swift: inout SwiftTable) {
         swift.string("valueType", member.type?.trimmedDescription)
+        if let c = member.written.condition {
+            // `defaultValue` chosen for the platform from an `#if` in the type's body.
+            swift.string("defaultBefore", c.before)
+            swift.string("defaultAfter", c.after)
+        }
         guard let e = member.value, typed.luaDefault != "nil" else { return }
         swift.string("default", e.trimmedDescription)
         swift.raw("defaultValue", typed.luaDefault)

@@ -253,12 +253,18 @@ final class Collector: SyntaxVisitor {
 
     /// The declarations of a member block the build compiles, through `#if`s.
     private func activeMembers(_ list: MemberBlockItemListSyntax) -> [DeclSyntax] {
-        var out: [DeclSyntax] = []
+        activeMembersWithConditions(list).map(\.decl)
+    }
+
+    /// The same, each with the innermost `#if` clause it is in within the block.
+    private func activeMembersWithConditions(_ list: MemberBlockItemListSyntax,
+                                             in outer: SourceModel.Condition? = nil) -> [(decl: DeclSyntax, condition: SourceModel.Condition?)] {
+        var out: [(decl: DeclSyntax, condition: SourceModel.Condition?)] = []
         for item in list {
-            guard let ifConfig = item.decl.as(IfConfigDeclSyntax.self) else { out.append(item.decl); continue }
+            guard let ifConfig = item.decl.as(IfConfigDeclSyntax.self) else { out.append((item.decl, outer)); continue }
             let (clause, diagnostics) = ifConfig.activeClause(in: settings)
             guard diagnostics.isEmpty, let clause, case .decls(let inner)? = clause.elements else { continue }
-            out += activeMembers(inner)
+            out += activeMembersWithConditions(inner, in: condition(ifConfig, clause))
         }
         return out
     }
@@ -369,10 +375,11 @@ final class Collector: SyntaxVisitor {
         let name = (scope + [plainName(nameToken)]).joined(separator: ".")
         let t = SourceModel.TypeDecl(name: name, kind: kind, conformances: inherited(inheritance), location: location(node))
         t.written = written(node, modifiers, attributes)
-        for decl in activeMembers(block.members) {
+        for (decl, condition) in activeMembersWithConditions(block.members) {
             if let v = decl.as(VariableDeclSyntax.self) {
-                for m in members(of: v) {
+                for var m in members(of: v) {
                     if isStatic(v.modifiers) {
+                        m.written.condition = condition
                         t.staticMembers[m.name] = m
                     } else if !m.isComplexGetter, v.bindings.allSatisfy({ $0.accessorBlock == nil }) {
                         t.storedProperties.append(m)
