@@ -18,9 +18,9 @@ public struct SwiftDeclaration: Equatable, Sendable {
     /// The documentation comment above the type, as written (`/// ...` lines), without indentation.
     public var documentation: String?
     /// The conditional compilation around the declaration: the lines before it
-    /// (`#if canImport(UIKit)`, or a whole inactive clause and `#else`) and after
-    /// it (`#endif`), without indentation.
+    /// (`#if canImport(UIKit)`, or a whole inactive clause and `#else`), without indentation.
     public var conditionBefore: String?
+    /// The lines after it (`#endif`, or `#else` and a whole inactive clause first).
     public var conditionAfter: String?
     /// Whether that conditional compilation also holds the type's extensions
     /// (its UITraitCollection and UIMutableTraits properties, its EnvironmentValues
@@ -29,15 +29,15 @@ public struct SwiftDeclaration: Equatable, Sendable {
     /// The value type as written on `defaultValue` (`CGFloat`, `String`,
     /// `LNPopupBar.Style`); nil when the declaration had no annotation.
     public var valueType: String?
-    /// The default's expression as written (`ThemeSelection.system`), and the
-    /// value it stands for: export writes the expression while the definition's
-    /// default is still that value.
+    /// The default's expression as written (`ThemeSelection.system`): export
+    /// writes it while the definition's default is still ``defaultSourceValue``.
     public var defaultSource: String?
+    /// The value ``defaultSource`` stands for.
     public var defaultSourceValue: TraitValue?
     /// The `#if` in the type's body that `defaultValue` was chosen from: the
-    /// lines before it (`#if os(tvOS)`, the other clauses, `#else`) and after it
-    /// (`#endif`), without indentation.
+    /// lines before it (`#if os(tvOS)`, or other clauses and `#else`), without indentation.
     public var defaultConditionBefore: String?
+    /// The lines after it (`#endif`, or `#else` and other clauses first).
     public var defaultConditionAfter: String?
 
     // Enums.
