@@ -158,6 +158,8 @@
 ---@field foreign? boolean Enums: declared outside Swift (an Objective-C enum); export does not declare it.
 ---@field entry? boolean Keys: declared with `@Entry`.
 ---@field bridgeAvailable? string[] Keys: `@available` arguments of the bridge conformance.
+---@field bridgeOnType? boolean Keys: the type itself conforms to `UITraitBridgedEnvironmentKey`.
+---@field defaultForm? "var"|"getter" How `defaultValue` was declared when not `static let`.
 
 ---An enum of string cases, from `traits.enum`. `MyAppTheme.pastel` is `"pastel"`;
 ---indexing an unknown case is an error. `#MyAppTheme` is the number of cases.

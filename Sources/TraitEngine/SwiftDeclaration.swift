@@ -34,6 +34,9 @@ public struct SwiftDeclaration: Equatable, Sendable {
     public var defaultSource: String?
     /// The value ``defaultSource`` stands for.
     public var defaultSourceValue: TraitValue?
+    /// How `defaultValue` was declared when not `static let`: `var`
+    /// (`static var defaultValue = false`) or `getter` (`static var defaultValue: Bool { false }`).
+    public var defaultForm: String?
     /// The `#if` in the type's body that `defaultValue` was chosen from: the
     /// lines before it (`#if os(tvOS)`, or other clauses and `#else`), without indentation.
     public var defaultConditionBefore: String?
@@ -58,6 +61,9 @@ public struct SwiftDeclaration: Equatable, Sendable {
     /// The arguments of each `@available` attribute on the key's
     /// `UITraitBridgedEnvironmentKey` conformance.
     public var bridgeAvailability: [String] = []
+    /// Whether the key's type itself conforms to `UITraitBridgedEnvironmentKey`
+    /// (its `read` and `write` in its body), rather than an extension.
+    public var bridgeOnType = false
 
     /// A declaration that says nothing.
     public init() {}

@@ -13,7 +13,7 @@ extension LuaHost {
         "doc": "string", "before": "string", "after": "string", "wrapsExtensions": "boolean", "valueType": "string",
         "default": "string", "defaultValue": "value", "defaultBefore": "string", "defaultAfter": "string", "rawType": "string", "cases": "list",
         "rawValues": "list", "conformances": "list", "foreign": "boolean", "entry": "boolean",
-        "bridgeAvailable": "list",
+        "bridgeAvailable": "list", "bridgeOnType": "boolean", "defaultForm": "string",
     ]
 
     /// The `swift` table at `i` (nil when the value is nil); `what` names the
@@ -93,6 +93,11 @@ extension LuaHost {
         d.isForeign = bool("foreign")
         d.isEntry = bool("entry")
         d.bridgeAvailability = try list("bridgeAvailable")
+        d.bridgeOnType = bool("bridgeOnType")
+        d.defaultForm = try string("defaultForm")
+        if let form = d.defaultForm, form != "var", form != "getter" {
+            throw LuaError.message("\(what): swift.defaultForm must be \"var\" or \"getter\", got '\(form)'")
+        }
         if (d.conditionBefore == nil) != (d.conditionAfter == nil) {
             throw LuaError.message("\(what): swift.before and swift.after go together")
         }

@@ -482,9 +482,14 @@ public struct SwiftExport {
             + s.fields.map { "  var \(SwiftNames.declared($0.name)): \(scalarType($0.type) ?? "String")" } + ["}"]
     }
 
-    /// `static let defaultValue` with its type when the app wrote one, or when the literal cannot say it (nil).
-    private func defaultLine(_ member: String, annotated: Bool, optional: Bool, type: String, literal: String) -> String {
-        annotated || optional ? "\(member)static let defaultValue: \(type) = \(literal)" : "\(member)static let defaultValue = \(literal)"
+    /// `static let defaultValue` with its type when the app wrote one, or when the literal cannot say it (nil);
+    /// `static var`, or a getter, when the app wrote one (`form`).
+    private func defaultLine(_ member: String, annotated: Bool, optional: Bool, type: String, literal: String,
+                             form: String? = nil) -> String {
+        if form == "getter" { return "\(member)static var defaultValue: \(type) { \(literal) }" }
+        let keyword = form == "var" ? "var" : "let"
+        return annotated || optional ? "\(member)static \(keyword) defaultValue: \(type) = \(literal)"
+                                     : "\(member)static \(keyword) defaultValue = \(literal)"
     }
 
     private func traitSource(_ t: TraitPlan) -> [Block] {
@@ -497,7 +502,7 @@ public struct SwiftExport {
             var lines = documentation(swift) + available
             lines.append("\(typeModifiers)struct \(name): UITraitDefinition {")
             lines += conditioned(swift, [defaultLine(member, annotated: t.annotated, optional: d.isOptional || d.defaultValue == .none,
-                                                     type: t.valueType, literal: t.defaultLiteral)])
+                                                     type: t.valueType, literal: t.defaultLiteral, form: swift?.defaultForm)])
             if d.affectsColorAppearance { lines.append("  \(member)static let affectsColorAppearance = true") }
             if d.name != name { lines.append("  \(member)static let name = \(SwiftNames.stringLiteral(d.name))") }
             if let id = d.identifier { lines.append("  \(member)static let identifier = \(SwiftNames.stringLiteral(id))") }
@@ -535,11 +540,24 @@ public struct SwiftExport {
             return [block]
         }
         let available = attributes(swift, traitAPI: false)
+        let property = k.bridgedProperty.map(SwiftNames.declared)
+        let bridgeFunctions = property.map { p in [
+            "\(member)static func read(from traitCollection: UITraitCollection) -> \(k.valueType) {",
+            "  traitCollection.\(p)",
+            "}",
+            "",
+            "\(member)static func write(to mutableTraits: inout UIMutableTraits, value: \(k.valueType)) {",
+            "  mutableTraits.\(p) = value",
+            "}",
+        ] } ?? []
+        // The app's type may conform to UITraitBridgedEnvironmentKey itself, read and write in its body.
+        let bridgeOnType = swift?.bridgeOnType == true && property != nil
         let declaration = nested(k.swiftName) { typeName in
             documentation(swift) + available + [
-                "\(typeModifiers)struct \(typeName): EnvironmentKey {",
+                "\(typeModifiers)struct \(typeName): \(bridgeOnType ? "UITraitBridgedEnvironmentKey" : "EnvironmentKey") {",
             ] + conditioned(swift, [defaultLine(member, annotated: k.annotated, optional: optional, type: k.valueType,
-                                                literal: k.defaultLiteral)]) + ["}"]
+                                                literal: k.defaultLiteral, form: swift?.defaultForm)])
+                + (bridgeOnType ? [""] + indented(bridgeFunctions) : []) + ["}"]
         }
         var extensions = available + [
             "extension EnvironmentValues {",
@@ -549,19 +567,10 @@ public struct SwiftExport {
             "  }",
             "}",
         ]
-        if let p = k.bridgedProperty.map(SwiftNames.declared) {
+        if property != nil, !bridgeOnType {
             let bridgeAvailable = swift.map { $0.bridgeAvailability.map { "@available(\($0))" } } ?? luaBornAvailability
-            extensions += [""] + bridgeAvailable + [
-                "extension \(k.swiftName): UITraitBridgedEnvironmentKey {",
-                "  \(member)static func read(from traitCollection: UITraitCollection) -> \(k.valueType) {",
-                "    traitCollection.\(p)",
-                "  }",
-                "",
-                "  \(member)static func write(to mutableTraits: inout UIMutableTraits, value: \(k.valueType)) {",
-                "    mutableTraits.\(p) = value",
-                "  }",
-                "}",
-            ]
+            extensions += [""] + bridgeAvailable + ["extension \(k.swiftName): UITraitBridgedEnvironmentKey {"]
+                + indented(bridgeFunctions) + ["}"]
         }
         if swift?.conditionWrapsExtensions == true { return [Block(swift, lines: declaration + [""] + extensions)] }
         return [Block(swift, lines: declaration), Block(lines: extensions)]

@@ -230,6 +230,7 @@ private struct Translator {
                     switch bridge(decl) {
                     case .success(let property):
                         swift.list("bridgeAvailable", decl.bridgeAvailability)
+                        swift.flag("bridgeOnType", decl.ownConformances.contains("UITraitBridgedEnvironmentKey"))
                         fields.append("swift = \(swift.lua)")
                         keyLines.append("    local \(local) = swiftui.EnvironmentKey { \(fields.joined(separator: ", ")) }\(sourceNote)")
                         keyLines += [
@@ -278,6 +279,7 @@ private struct Translator {
     /// The default as written, and the value it stands for (export writes it back while the default is that value).
     private func defaultSource(_ member: SourceModel.Member, _ typed: Typed, into swift: inout SwiftTable) {
         swift.string("valueType", member.type?.trimmedDescription)
+        swift.string("defaultForm", member.isGetter ? "getter" : member.isVar ? "var" : nil)
         if let c = member.written.condition {
             // `defaultValue` chosen for the platform from an `#if` in the type's body.
             swift.string("defaultBefore", c.before)

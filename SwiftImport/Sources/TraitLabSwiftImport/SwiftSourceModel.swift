@@ -45,6 +45,9 @@ struct SourceModel {
         /// A getter with more than one statement.
         let isComplexGetter: Bool
         let location: Location
+        /// `static var`, and `static var x: T { expr }` (a getter), as written.
+        var isVar = false
+        var isGetter = false
         var written = Written()
     }
 
@@ -59,6 +62,8 @@ struct SourceModel {
         let name: String
         let kind: Kind
         var conformances: [String]
+        /// Those of the declaration itself, not of its extensions.
+        let ownConformances: [String]
         var staticMembers: [String: Member] = [:]
         var storedProperties: [Member] = []
         var cases: [EnumCase] = []
@@ -76,6 +81,7 @@ struct SourceModel {
             self.name = name
             self.kind = kind
             self.conformances = conformances
+            self.ownConformances = conformances
             self.location = location
         }
 
@@ -453,8 +459,11 @@ final class Collector: SyntaxVisitor {
                 value = getterExpression(b)
                 complex = value == nil
             }
-            out.append(.init(name: plainName(id.identifier), type: b.typeAnnotation?.type, value: value,
-                             isComplexGetter: complex, location: location(b)))
+            var m = SourceModel.Member(name: plainName(id.identifier), type: b.typeAnnotation?.type, value: value,
+                                       isComplexGetter: complex, location: location(b))
+            m.isVar = v.bindingSpecifier.tokenKind == .keyword(.var)
+            m.isGetter = b.accessorBlock != nil
+            out.append(m)
         }
         return out
     }
