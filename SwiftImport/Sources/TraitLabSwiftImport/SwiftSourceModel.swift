@@ -329,6 +329,8 @@ final class Collector: SyntaxVisitor {
                 if name == "EnvironmentValues", v.attributes.contains(where: { attributeName($0) == "Entry" }) {
                     for var m in members(of: v) {
                         m.written = written(v, v.modifiers, v.attributes)
+                        m.isVar = false   // `@Entry var` is the only form
+                        m.isGetter = false
                         entries.append((m.name, m))
                     }
                     continue
