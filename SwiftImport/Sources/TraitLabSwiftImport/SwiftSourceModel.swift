@@ -122,6 +122,10 @@ struct SourceModel {
         for t in collector.types {
             t.isForeign = foreign
             if let existing = types[t.name] {
+                // A file given both with --types and as a source is the app's.
+                if existing.isForeign, !foreign, existing.location.description == t.location.description {
+                    existing.isForeign = false
+                }
                 // Extensions seen before the declaration were recorded on a placeholder.
                 if !existing.isDeclared {
                     t.conformances += existing.conformances
