@@ -143,9 +143,9 @@
 ---@field nonisolated? boolean
 ---@field available? string[] Each `@available(...)`'s arguments (`"iOS 26, *"`).
 ---@field doc? string The `///` lines above the type.
----@field before? string Conditional compilation before the declaration (`#if canImport(UIKit)`).
----@field after? string And after it (`#endif`).
----@field wrapsExtensions? boolean Whether `before`/`after` also hold the type's extensions.
+---@field before? string|string[] Conditional compilation before the declaration (`#if canImport(UIKit)`); a list for nested `#if`s, outermost first.
+---@field after? string|string[] And after it (`#endif`).
+---@field wrapsExtensions? boolean|integer Whether those `#if`s (or how many of the outermost) also hold the type's extensions.
 ---@field valueType? string The type written on `defaultValue` (`CGFloat`).
 ---@field default? string The default's expression as written (`ThemeSelection.system`).
 ---@field defaultValue? TraitValue The value that expression stands for.

@@ -17,15 +17,13 @@ public struct SwiftDeclaration: Equatable, Sendable {
     public var availability: [String] = []
     /// The documentation comment above the type, as written (`/// ...` lines), without indentation.
     public var documentation: String?
-    /// The conditional compilation around the declaration: the lines before it
-    /// (`#if canImport(UIKit)`, or a whole inactive clause and `#else`), without indentation.
-    public var conditionBefore: String?
-    /// The lines after it (`#endif`, or `#else` and a whole inactive clause first).
-    public var conditionAfter: String?
-    /// Whether that conditional compilation also holds the type's extensions
+    /// The conditional compilation around the declaration, outermost first: each
+    /// `#if`'s lines before it and after it, without indentation.
+    public var conditions: [SwiftCondition] = []
+    /// How many of ``conditions`` (the outermost) also hold the type's extensions
     /// (its UITraitCollection and UIMutableTraits properties, its EnvironmentValues
-    /// property), or the type alone.
-    public var conditionWrapsExtensions = false
+    /// property): all of them when they were declared beside the type, none when outside.
+    public var conditionsAroundExtensions = 0
     /// The value type as written on `defaultValue` (`CGFloat`, `String`,
     /// `LNPopupBar.Style`); nil when the declaration had no annotation.
     public var valueType: String?
@@ -70,4 +68,19 @@ public struct SwiftDeclaration: Equatable, Sendable {
 
     /// The type's simple name: `ThemeTrait` of `AppTraits.ThemeTrait`.
     public var simpleTypeName: String? { typeName.map { String($0.split(separator: ".").last ?? Substring($0)) } }
+}
+
+/// One `#if` around a declaration: the lines before it (`#if canImport(UIKit)`,
+/// or other clauses as written and then `#else`) and after it (`#endif`, or
+/// `#else` and other clauses first), without indentation.
+public struct SwiftCondition: Equatable, Sendable {
+    /// The lines before the declaration.
+    public var before: String
+    /// The lines after it.
+    public var after: String
+    /// A condition of these lines.
+    public init(before: String, after: String) {
+        self.before = before
+        self.after = after
+    }
 }

@@ -10,7 +10,7 @@ import TraitEngine
 extension LuaHost {
     private static let swiftFields: [String: String] = [
         "type": "string", "access": "string", "nonisolated": "boolean", "available": "list",
-        "doc": "string", "before": "string", "after": "string", "wrapsExtensions": "boolean", "valueType": "string",
+        "doc": "string", "before": "strings", "after": "strings", "wrapsExtensions": "levels", "valueType": "string",
         "default": "string", "defaultValue": "value", "defaultBefore": "string", "defaultAfter": "string", "rawType": "string", "cases": "list",
         "rawValues": "list", "conformances": "list", "foreign": "boolean", "entry": "boolean",
         "bridgeAvailable": "list", "bridgeOnType": "boolean", "defaultForm": "string",
@@ -35,9 +35,12 @@ extension LuaHost {
             case "string": ok = lua_type(L, -1) == LUA_TSTRING
             case "boolean": ok = lua_type(L, -1) == LUA_TBOOLEAN
             case "list": ok = lua_type(L, -1) == LUA_TTABLE
+            case "strings": ok = lua_type(L, -1) == LUA_TSTRING || lua_type(L, -1) == LUA_TTABLE
+            case "levels": ok = lua_type(L, -1) == LUA_TBOOLEAN || tl_isinteger(L, -1) != 0
             default: ok = true
             }
-            if !ok { throw LuaError.message("\(what): swift.\(k) must be a \(kind == "list" ? "list of strings" : kind), got \(L.typeName(-1))") }
+            let expected = ["list": "list of strings", "strings": "string or a list of strings", "levels": "boolean or an integer"][kind] ?? kind
+            if !ok { throw LuaError.message("\(what): swift.\(k) must be a \(expected), got \(L.typeName(-1))") }
         }
         let top = L.top
         defer { L.setTop(top) }
@@ -73,9 +76,23 @@ extension LuaHost {
         d.isNonisolated = bool("nonisolated")
         d.availability = try list("available")
         d.documentation = try string("doc")
-        d.conditionBefore = try string("before")
-        d.conditionAfter = try string("after")
-        d.conditionWrapsExtensions = bool("wrapsExtensions")
+        // One `#if` as two strings, nested ones as two lists (outermost first).
+        func strings(_ k: String) throws -> [String] {
+            if let one = try string(k) { return [one] }
+            return try list(k)
+        }
+        let before = try strings("before"), after = try strings("after")
+        guard before.count == after.count else {
+            throw LuaError.message("\(what): swift.before and swift.after go together, one of each per #if")
+        }
+        d.conditions = zip(before, after).map { SwiftCondition(before: $0, after: $1) }
+        _ = L.rawGet(t, "wrapsExtensions")
+        let levels = lua_type(L, -1) == LUA_TBOOLEAN ? (L.bool(-1) ? d.conditions.count : 0) : L.integer(-1) ?? 0
+        L.pop()
+        guard (0...d.conditions.count).contains(levels) else {
+            throw LuaError.message("\(what): swift.wrapsExtensions must be from 0 to the number of #ifs (\(d.conditions.count))")
+        }
+        d.conditionsAroundExtensions = levels
         d.valueType = try string("valueType")
         d.defaultSource = try string("default")
         _ = L.rawGet(t, "defaultValue")
@@ -97,9 +114,6 @@ extension LuaHost {
         d.defaultForm = try string("defaultForm")
         if let form = d.defaultForm, form != "var", form != "getter" {
             throw LuaError.message("\(what): swift.defaultForm must be \"var\" or \"getter\", got '\(form)'")
-        }
-        if (d.conditionBefore == nil) != (d.conditionAfter == nil) {
-            throw LuaError.message("\(what): swift.before and swift.after go together")
         }
         if d.defaultSource != nil, d.defaultSourceValue == nil {
             throw LuaError.message("\(what): swift.default needs swift.defaultValue, the value it stands for")

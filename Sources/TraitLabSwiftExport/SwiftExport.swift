@@ -249,17 +249,14 @@ public struct SwiftExport {
         }
 
         // Writing. Each part is asked for before it is added: twice its
-        // bytes, for the lines and the joined text. Parts under the same
-        // conditional compilation are written inside one `#if`.
+        // bytes, for the lines and the joined text.
         var blocks: [Block] = []
         func add(_ parts: [Block]) throws {
             for part in parts {
                 try charge(2 * part.lines.reduce(part.lines.count) { $0 + $1.utf8.count })
-                if let last = blocks.last, last.isEntry, part.isEntry, last.condition == part.condition {
+                if let last = blocks.last, last.isEntry, part.isEntry, last.conditions == part.conditions {
                     // `@Entry` keys one after another share one `extension EnvironmentValues`.
                     blocks[blocks.count - 1].lines = last.lines.dropLast() + part.lines.dropFirst()
-                } else if let last = blocks.last, last.condition != nil, last.condition == part.condition {
-                    blocks[blocks.count - 1].lines += [""] + part.lines
                 } else {
                     blocks.append(part)
                 }
@@ -282,40 +279,50 @@ public struct SwiftExport {
             if !keyPlans.isEmpty { out.append("import SwiftUI") }
             out.append("")
         }
-        for b in blocks {
-            if let c = b.condition {
-                out += c.before.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                out += indented(b.lines)
-                out += c.after.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            } else {
-                out += b.lines
-            }
-            out.append("")
-        }
+        out += render(blocks[...], level: 0)
         while out.last == "" { out.removeLast() }
         return Result(source: out.isEmpty ? "" : out.joined(separator: "\n") + "\n", notExported: notes,
                       unmatched: selection.unmatched,
                       traitCount: traitPlans.count, enumCount: enums.count, keyCount: keyPlans.count)
     }
 
-    /// Lines of source, under the `#if` they were declared in (nil: none).
+    /// Lines of source, under the `#if`s they were declared in (outermost first).
     private struct Block {
-        var condition: Condition?
+        var conditions: [SwiftCondition]
         var lines: [String]
         /// An `extension EnvironmentValues` holding `@Entry` keys alone.
         var isEntry = false
 
-        init(_ swift: SwiftDeclaration? = nil, lines: [String]) {
-            if let swift, let before = swift.conditionBefore, let after = swift.conditionAfter {
-                condition = Condition(before: before, after: after)
-            }
+        init(_ conditions: [SwiftCondition] = [], lines: [String]) {
+            self.conditions = conditions
             self.lines = lines
         }
     }
 
-    private struct Condition: Equatable {
-        let before: String
-        let after: String
+    /// The blocks, those one after another under the same `#if` inside one
+    /// (at each level of nesting), each `#if`'s content indented as swift-format does.
+    private func render(_ blocks: ArraySlice<Block>, level: Int) -> [String] {
+        var out: [String] = []
+        var i = blocks.startIndex
+        while i < blocks.endIndex {
+            if !out.isEmpty { out.append("") }
+            let b = blocks[i]
+            guard level < b.conditions.count else {
+                out += b.lines
+                i += 1
+                continue
+            }
+            let c = b.conditions[level]
+            var j = i + 1
+            while j < blocks.endIndex, blocks[j].conditions.count > level, blocks[j].conditions[level] == c { j += 1 }
+            out += textLines(c.before) + indented(render(blocks[i..<j], level: level + 1)) + textLines(c.after)
+            i = j
+        }
+        return out
+    }
+
+    private func textLines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     // MARK: - Selection (--only)
@@ -434,8 +441,7 @@ public struct SwiftExport {
     /// Members of a type's body (indented), inside the `#if` the app chose `defaultValue` from, if any.
     private func conditioned(_ swift: SwiftDeclaration?, _ members: [String]) -> [String] {
         guard let before = swift?.defaultConditionBefore, let after = swift?.defaultConditionAfter else { return indented(members) }
-        let split = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
-        return indented(split(before) + indented(members) + split(after))
+        return indented(textLines(before) + indented(members) + textLines(after))
     }
 
     private func indented(_ lines: [String]) -> [String] {
@@ -474,7 +480,7 @@ public struct SwiftExport {
             lines.append("}")
             return lines
         }
-        return [Block(swift, lines: lines)]
+        return [Block(swift?.conditions ?? [], lines: lines)]
     }
 
     private func structSource(_ s: StructPlan) -> [String] {
@@ -522,8 +528,14 @@ public struct SwiftExport {
             "  }",
             "}",
         ]
-        if swift?.conditionWrapsExtensions == true { return [Block(swift, lines: declaration + [""] + extensions)] }
-        return [Block(swift, lines: declaration), Block(lines: extensions)]
+        return split(swift, declaration, extensions)
+    }
+
+    /// A type's declaration under its `#if`s, and its extensions under those of them that hold them too.
+    private func split(_ swift: SwiftDeclaration?, _ declaration: [String], _ extensions: [String]) -> [Block] {
+        let conditions = swift?.conditions ?? []
+        return [Block(conditions, lines: declaration),
+                Block(Array(conditions.prefix(swift?.conditionsAroundExtensions ?? 0)), lines: extensions)]
     }
 
     private func keySource(_ k: KeyPlan) -> [Block] {
@@ -535,7 +547,7 @@ public struct SwiftExport {
             let lines = ["extension EnvironmentValues {"]
                 + indented(documentation(swift) + attributes(swift, traitAPI: false))
                 + ["  @Entry \(typeModifiers)var \(name): \(k.valueType) = \(k.defaultLiteral)", "}"]
-            var block = Block(swift, lines: lines)
+            var block = Block(swift?.conditions ?? [], lines: lines)
             block.isEntry = true
             return [block]
         }
@@ -572,7 +584,6 @@ public struct SwiftExport {
             extensions += [""] + bridgeAvailable + ["extension \(k.swiftName): UITraitBridgedEnvironmentKey {"]
                 + indented(bridgeFunctions) + ["}"]
         }
-        if swift?.conditionWrapsExtensions == true { return [Block(swift, lines: declaration + [""] + extensions)] }
-        return [Block(swift, lines: declaration), Block(lines: extensions)]
+        return split(swift, declaration, extensions)
     }
 }

@@ -121,17 +121,23 @@ private struct SwiftTable {
 
     mutating func raw(_ key: String, _ lua: String) { fields.append("\(key) = \(lua)") }
 
-    /// How a declaration was written: access, isolation, availability, documentation, its `#if`.
-    mutating func written(_ w: SourceModel.Written, wrapsExtensions: Bool) {
+    /// How a declaration was written: access, isolation, availability, documentation, its `#if`s
+    /// (and how many of them, from the outermost, also hold its extensions: `extensions`).
+    mutating func written(_ w: SourceModel.Written, extensions: [SyntaxIdentifier]?) {
         string("access", w.access)
         flag("nonisolated", w.isNonisolated)
         list("available", w.availability)
         string("doc", w.documentation)
-        if let c = w.condition {
-            string("before", c.before)
-            string("after", c.after)
-            flag("wrapsExtensions", wrapsExtensions)
+        guard !w.conditions.isEmpty else { return }
+        if w.conditions.count == 1 {
+            string("before", w.conditions[0].before)
+            string("after", w.conditions[0].after)
+        } else {
+            list("before", w.conditions.map(\.before))
+            list("after", w.conditions.map(\.after))
         }
+        let shared = zip(w.conditions.map(\.clause), extensions ?? []).prefix { $0 == $1 }.count
+        if shared == w.conditions.count { flag("wrapsExtensions", true) } else if shared > 0 { raw("wrapsExtensions", String(shared)) }
     }
 
     var lua: String { "{ " + fields.joined(separator: ", ") + " }" }
@@ -217,11 +223,10 @@ private struct Translator {
                 var swift = SwiftTable()
                 if let decl {
                     swift.string("type", decl.name)
-                    let wraps = decl.written.condition.map { c in accessor(in: "EnvironmentValues", for: decl)?.clause == c.clause } ?? false
-                    swift.written(decl.written, wrapsExtensions: wraps)
+                    swift.written(decl.written, extensions: accessor(in: "EnvironmentValues", for: decl)?.clauses)
                 } else {
                     swift.flag("entry", true)
-                    swift.written(member.written, wrapsExtensions: false)
+                    swift.written(member.written, extensions: nil)
                 }
                 defaultSource(member, typed, into: &swift)
                 let sourceNote = "  -- " + commentText("\(what), \(loc)")
@@ -280,7 +285,7 @@ private struct Translator {
     private func defaultSource(_ member: SourceModel.Member, _ typed: Typed, into swift: inout SwiftTable) {
         swift.string("valueType", member.type?.trimmedDescription)
         swift.string("defaultForm", member.isGetter ? "getter" : member.isVar ? "var" : nil)
-        if let c = member.written.condition {
+        if let c = member.bodyCondition {
             // `defaultValue` chosen for the platform from an `#if` in the type's body.
             swift.string("defaultBefore", c.before)
             swift.string("defaultAfter", c.after)
@@ -318,7 +323,7 @@ private struct Translator {
         if let identifier, identifier.isEmpty { throw Failure("its identifier is empty") }
         var swift = SwiftTable()
         swift.string("type", decl.name)
-        swift.written(decl.written, wrapsExtensions: decl.written.condition.map { found?.clause == $0.clause } ?? false)
+        swift.written(decl.written, extensions: found?.clauses)
         defaultSource(member, typed, into: &swift)
         var lines = ["    traits.define {  -- \(commentText("\(decl.name), \(decl.location)"))"]
         lines.append("      name = \(luaString(name)),")
@@ -518,7 +523,7 @@ private struct Translator {
             let rawValues = decl.cases.map { $0.rawValue?.trimmedDescription ?? "" }
             if rawValues.contains(where: { !$0.isEmpty }) { swift.list("rawValues", rawValues) }
             swift.list("conformances", Array(decl.conformances.dropFirst(raw == nil ? 0 : 1)))
-            swift.written(decl.written, wrapsExtensions: false)
+            swift.written(decl.written, extensions: nil)
         }
         enums.append((decl.name, luaLocal(localName(decl.name), taken: enums.map(\.local)), cases, swift.lua))
     }

@@ -25,7 +25,8 @@ struct SourceModel {
         var isNonisolated = false
         var availability: [String] = []
         var documentation: String?
-        var condition: Condition?
+        /// The `#if` clauses around it, outermost first.
+        var conditions: [Condition] = []
     }
 
     /// The innermost `#if` clause a declaration is in: the text before the
@@ -48,6 +49,8 @@ struct SourceModel {
         /// `static var`, and `static var x: T { expr }` (a getter), as written.
         var isVar = false
         var isGetter = false
+        /// The `#if` clause it is in within its type's body.
+        var bodyCondition: Condition?
         var written = Written()
     }
 
@@ -94,7 +97,8 @@ struct SourceModel {
         let property: String
         let type: String
         let location: Location
-        let clause: SyntaxIdentifier?
+        /// The `#if` clauses around it, outermost first.
+        let clauses: [SyntaxIdentifier]
     }
 
     /// Types by qualified name; the first declaration read wins, files being
@@ -343,7 +347,7 @@ final class Collector: SyntaxVisitor {
                     guard let id = b.pattern.as(IdentifierPatternSyntax.self), let getter = getterExpression(b),
                           let type = subscriptedType(getter) else { continue }
                     properties[name, default: []].append(.init(property: plainName(id.identifier), type: type, location: location(b),
-                                                               clause: conditions.last?.clause))
+                                                               clauses: conditions.map(\.clause)))
                 }
             }
             return .skipChildren
@@ -391,7 +395,7 @@ final class Collector: SyntaxVisitor {
             if let v = decl.as(VariableDeclSyntax.self) {
                 for var m in members(of: v) {
                     if isStatic(v.modifiers) {
-                        m.written.condition = condition
+                        m.bodyCondition = condition
                         t.staticMembers[m.name] = m
                     } else if !m.isComplexGetter, v.bindings.allSatisfy({ $0.accessorBlock == nil }) {
                         t.storedProperties.append(m)
@@ -415,7 +419,7 @@ final class Collector: SyntaxVisitor {
         w.isNonisolated = modifiers.contains { $0.name.text == "nonisolated" }
         w.availability = availability(attributes)
         w.documentation = documentation(node.leadingTrivia)
-        w.condition = conditions.last
+        w.conditions = conditions
         return w
     }
 
