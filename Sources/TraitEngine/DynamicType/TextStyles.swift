@@ -49,7 +49,7 @@ public enum TextStyle: String, CaseIterable, Sendable {
     /// The style's size, weight and leading at `category` (the HIG's table;
     /// `unspecified` reads as `large`, the default). The extra large titles
     /// are not in the HIG's iOS tables (only in its visionOS one): see
-    /// ``DynamicTypeTable/extraLargeTitles`` for where their values come from.
+    /// the engine's `DynamicTypeTable.extraLargeTitles` for where their values come from.
     public func metrics(at category: ContentSizeCategory) -> TextStyleMetrics? {
         let i = category == .unspecified ? 3 : ContentSizeCategory.sizes.firstIndex(of: category)! // invariant: a size
         if let row = DynamicTypeTable.rows.first(where: { $0.style == self }) {
@@ -66,7 +66,7 @@ public enum TextStyle: String, CaseIterable, Sendable {
     }
 
     /// Whether the HIG publishes this style's iOS sizes (false for the extra
-    /// large titles, whose sizes TraitLab derives: ``DynamicTypeTable/extraLargeTitles``).
+    /// large titles, whose sizes TraitLab derives: the engine's `DynamicTypeTable.extraLargeTitles`).
     public var hasPublishedSizes: Bool { DynamicTypeTable.rows.contains { $0.style == self } }
 }
 
