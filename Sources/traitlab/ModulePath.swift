@@ -15,13 +15,22 @@ import TraitLabLua
 private let libraryName = "libTraitLabModule.so"
 private let moduleFileName = "traitlab.so"
 
-func printModulePath(_ args: [String]) -> Int32 {
-    guard args.isEmpty else { return usageFailure("module-path takes no arguments") }
+/// The folder of the running traitlab, for a subcommand that takes no
+/// arguments; nil, after saying why, when there are arguments (exit 2) or the
+/// executable cannot be found (exit 1), with that status in `status`.
+private func binaryDirectory(for command: String, _ args: [String], status: inout Int32) -> String? {
+    guard args.isEmpty else { status = usageFailure("\(command) takes no arguments"); return nil }
     guard let exe = executablePath() else {
-        message("module-path: cannot find the traitlab executable (/proc/self/exe)")
-        return 1
+        message("\(command): cannot find the traitlab executable (/proc/self/exe)")
+        status = 1
+        return nil
     }
-    let binDir = directory(of: exe)
+    return directory(of: exe)
+}
+
+func printModulePath(_ args: [String]) -> Int32 {
+    var status: Int32 = 0
+    guard let binDir = binaryDirectory(for: "module-path", args, status: &status) else { return status }
     // Installed (scripts/install.sh): PREFIX/bin/traitlab and
     // PREFIX/lib/lua/5.4/traitlab.so, where lua5.4 looks for a prefix's C modules.
     let installed = directory(of: binDir) + "/lib/lua/5.4"
@@ -79,12 +88,8 @@ private func linkTarget(_ path: String) -> String? {
 // Installed, it is PREFIX/share/traitlab/types; run from a build of the
 // checkout, the checkout's lua/ folder.
 func printTypesPath(_ args: [String]) -> Int32 {
-    guard args.isEmpty else { return usageFailure("types-path takes no arguments") }
-    guard let exe = executablePath() else {
-        message("types-path: cannot find the traitlab executable (/proc/self/exe)")
-        return 1
-    }
-    let binDir = directory(of: exe)
+    var status: Int32 = 0
+    guard let binDir = binaryDirectory(for: "types-path", args, status: &status) else { return status }
     var candidates = [directory(of: binDir) + "/share/traitlab/types"]
     // A build: CHECKOUT/.build/<triple>/<configuration>/traitlab.
     var dir = binDir

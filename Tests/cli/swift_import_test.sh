@@ -26,12 +26,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # run_apart and holds: Tests/cli/lib/expect.sh (60 s at most a run).
 
-if ! built=$(bash scripts/build-swift-import.sh 2>"$tmp/build.log"); then
-  tail -30 "$tmp/build.log"
-  bad "building traitlab-swift-import"; finish; exit 1
-fi
-# traitlab finds the program beside itself; a traitlab elsewhere is told where.
-[ -x "$(dirname "$TL")/traitlab-swift-import" ] || export TRAITLAB_SWIFT_IMPORT="$built"
+source Tests/cli/lib/swift_import.sh
+use_swift_import
 
 # --- The importer's unit tests (SwiftImport/Tests) ---------------------------
 unit=$(swift test --package-path SwiftImport --scratch-path .build-swift-import 2>&1)

@@ -32,11 +32,8 @@ unset TRAITLAB_PLUGIN_PATH TRAITLAB_SWIFT_IMPORT
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if ! built=$(bash scripts/build-swift-import.sh 2>"$tmp/build.log"); then
-  tail -30 "$tmp/build.log"
-  bad "building traitlab-swift-import"; finish; exit 1
-fi
-[ -x "$(dirname "$TL")/traitlab-swift-import" ] || export TRAITLAB_SWIFT_IMPORT="$built"
+source Tests/cli/lib/swift_import.sh
+use_swift_import
 
 # --- Golden round trips --------------------------------------------------------
 for dir in Tests/fixtures/swift/roundtrip/*/; do
