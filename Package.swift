@@ -69,7 +69,10 @@ let package = Package(
             swiftSettings: directMetadata,
             plugins: ["EmbedLua"]
         ),
-        .executableTarget(name: "embed-lua", path: "Sources/embed-lua"),
+        // Compiles each Lua file with this build's Lua (the bytecode is
+        // embedded beside the source).
+        .executableTarget(name: "embed-lua", dependencies: ["CLua"], path: "Sources/embed-lua",
+                          linkerSettings: [.linkedLibrary("lua5.4")]),
         .plugin(name: "EmbedLua", capability: .buildTool(), dependencies: ["embed-lua"]),
         .executableTarget(
             name: "traitlab",
@@ -82,6 +85,11 @@ let package = Package(
                 // it needs, with it (scripts/link/libstdc++.so); see docs/performance.md.
                 .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/scripts/link"],
                              .when(configuration: .release)),
+                // A position-dependent executable: its ~21,000 relative
+                // relocations (Swift's metadata) are resolved when it is
+                // linked, not written at every start (a quarter of the page
+                // faults of `traitlab -e ''`; docs/performance.md).
+                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         // `traitlab swift export`: Swift source from run-time definitions.

@@ -37,6 +37,11 @@ static const tl_interrupt_policy tl_spec_policy = { tl_spec_trusts, tl_spec_stop
 
 void tl_spec_trust(const char *prefix) {
     tl_set_interrupt_policy(&tl_spec_policy);
+    // (A worker's forked process runs the driver again: a prefix it trusts
+    // twice is kept once.)
+    for (int i = 0; prefix != NULL && i < tl_ntrusted; i++) {
+        if (strcmp(tl_trusted[i], prefix) == 0) return;
+    }
     if (tl_ntrusted < TL_MAX_TRUSTED && prefix != NULL && *prefix) {
         char *copy = strdup(prefix);
         if (copy != NULL) tl_trusted[tl_ntrusted++] = copy;

@@ -48,7 +48,7 @@ public final class LuaHost {
     public let mainState: LuaStatePointer
     /// The engine world. ``resetWorld()`` replaces it (a fresh one per spec file).
     @exclusivity(unchecked) public private(set) var world = TraitWorld()
-    public let options: LuaHostOptions
+    @exclusivity(unchecked) public private(set) var options: LuaHostOptions
     private let ownsState: Bool
     private(set) var isClosed = false
     @exclusivity(unchecked) var refs = Refs()
@@ -252,6 +252,20 @@ public final class LuaHost {
             L.rawSet(-2, "main")
             L.pop()
         }
+    }
+
+    /// Takes the options that shape each world (`--device`, `--ios`,
+    /// `--screen`, `--hierarchy` and the rest) from `newOptions`, then starts
+    /// a fresh world with them. What the state was created with (the memory
+    /// cap, the sandbox) stays. A `traitlab test` worker forked from a loaded
+    /// process takes its matrix combination this way.
+    public func reconfigureWorlds(_ newOptions: LuaHostOptions) {
+        var o = newOptions
+        o.memoryLimit = options.memoryLimit
+        o.sandbox = options.sandbox
+        o.sandboxedLibrary = options.sandboxedLibrary
+        options = o
+        resetWorld()
     }
 
     /// Closes the state (finalizing every object) if this host owns it.

@@ -39,6 +39,10 @@ public struct BustedRun {
     /// Set in a worker: the file listing its spec files and the file it records events to.
     public var workerFiles: String?
     public var workerEvents: String?
+    /// Set in a worker that runs groups of files (each a combination of a
+    /// matrix) in processes forked from itself once busted is loaded: the
+    /// file listing the groups.
+    public var workerPlan: String?
     /// The `traitlab test` arguments a worker gets (all but -j).
     public var workerArguments: [String] = []
     public init() {}
@@ -141,11 +145,37 @@ public enum SpecRunner {
         return status
     }
 
+    /// Loads busted's modules into `host` as the driver would for `run`
+    /// (same overrides, same search rules), and runs nothing: a worker then
+    /// forks a process per group of files from this loaded state. Returns
+    /// false (with a message written) when the driver could not run.
+    public static func preload(_ run: BustedRun, host: LuaHost, executable: String) -> Bool {
+        let L = host.L
+        let base = L.top
+        defer { L.setTop(base) }
+        do {
+            try host.loadEmbedded("busted", from: EmbeddedLua.chunks)
+        } catch {
+            writeStandardError("traitlab: \((error as? LuaError)?.text ?? "\(error)")\n")
+            return false
+        }
+        let state = DriverState(deadline: nil, executable: executable)
+        host.specDriver = state
+        defer { host.specDriver = nil }
+        host.pushDriverFunctions()
+        host.pushDriverOptions(run, executable: executable, preload: true)
+        guard tl_pcall(L, 2, 0) == LUA_OK else {
+            writeStandardError("traitlab: \(host.popError())\n")
+            return false
+        }
+        return true
+    }
+
     /// Runs busted with `run`'s options in `host`.
     public static func run(_ run: BustedRun, host: LuaHost, deadline: SpecDeadline?, executable: String) -> Outcome {
         let L = host.L
         do {
-            try host.loadEmbedded("busted", from: EmbeddedLua.sources)
+            try host.loadEmbedded("busted", from: EmbeddedLua.chunks)
         } catch {
             writeStandardError("traitlab: \((error as? LuaError)?.text ?? "\(error)")\n")
             return Outcome(status: 1)
@@ -192,9 +222,10 @@ final class DriverState {
 }
 
 extension LuaHost {
-    fileprivate func pushDriverOptions(_ run: BustedRun, executable: String) {
+    fileprivate func pushDriverOptions(_ run: BustedRun, executable: String, preload: Bool = false) {
         L.newTable()
         let t = L.top
+        if preload { L.push(true); L.rawSet(t, "preload") }
         func strings(_ key: String, _ list: [String]) {
             L.newTable(narr: Int32(list.count))
             for (k, s) in list.enumerated() { L.push(s); lua_rawseti(L, -2, lua_Integer(k + 1)) }
@@ -257,6 +288,10 @@ extension LuaHost {
         lua_pushcclosure(L, tl_traceback, 0); L.rawSet(t, "traceback")
         lua_pushcclosure(L, tl_lua51_randomseed, 0); L.rawSet(t, "lua51_randomseed")
         lua_pushcclosure(L, tl_lua51_random, 0); L.rawSet(t, "lua51_random")
+        lua_pushcclosure(L, tl_record_encode, 0); L.rawSet(t, "encode_record")
+        lua_pushcclosure(L, tl_record_decode, 0); L.rawSet(t, "decode_records")
+        lua_pushcclosure(L, tl_module_cache_chunk, 0); L.rawSet(t, "cached_chunk")
+        lua_pushcclosure(L, tl_module_cache_save, 0); L.rawSet(t, "save_module_cache")
         lua_pushcclosure(L, tl_lua_realpath, 0); L.rawSet(t, "realpath")
         lua_pushcclosure(L, tl_lua_file_kind, 0); L.rawSet(t, "file_kind")
         lua_pushcclosure(L, tl_lua_read_regular, 0); L.rawSet(t, "read_regular")
@@ -265,7 +300,7 @@ extension LuaHost {
         if (try? pushSandboxModule()) != nil { L.rawSet(t, "sandbox") }
         // part(name): the driver's part lua/NAME.lua, loaded (not run).
         fn("part") { c in
-            try c.host.loadEmbedded(try c.string(1), from: EmbeddedLua.sources)
+            try c.host.loadEmbedded(try c.string(1), from: EmbeddedLua.chunks)
             return 1
         }
         fn("trust") { c in

@@ -199,6 +199,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         case "--worker-files": inv.run.workerFiles = try value(name, inline); keepForWorker = false
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "--matrix-combination": inv.run.combination = try value(name, inline); keepForWorker = false
+        case "--worker-plan": inv.run.workerPlan = try value(name, inline); keepForWorker = false
         case "-h", "--help":
             inv.help = true
             inv.run.help = true
@@ -259,7 +260,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
     // total and a 0-based index in the environment, and a file the runner
     // touches to say it shards. Read by the parent only (workers inherit the
     // environment, and get their files from it); --shard wins.
-    if inv.run.workerFiles == nil, inv.run.shard == nil {
+    if inv.run.workerFiles == nil, inv.run.workerPlan == nil, inv.run.shard == nil {
         inv.run.shard = try bazelShard()
     }
     // A worker reports to its parent only (through the recorder handler).
@@ -368,6 +369,9 @@ func runTestCommand(_ args: [String]) -> Int32 {
         return 1
     }
     let exe = executablePath() ?? CommandLine.arguments[0]
+    if let plan = inv.run.workerPlan {
+        return runWorkerPlan(inv, plan: plan, host: host, executable: exe)
+    }
     // Ctrl-C as under `lua5.4 busted`: the spec code running fails with
     // "interrupted!" and the run goes on; a second Ctrl-C ends it.
     catchInterrupts(host.L)
@@ -377,3 +381,113 @@ func runTestCommand(_ args: [String]) -> Int32 {
     return SpecRunner.finish(outcome, host: host, deadline: deadline, timeout: inv.run.timeout, worker: inv.run.workerFiles != nil)
 }
 
+
+// ---------------------------------------------------------------------------
+// A worker that runs several groups of files (a matrix's combinations, or one
+// file each under --sandbox) loads busted once, then forks a process per
+// group from that loaded state: each group still runs in a process of its
+// own, with busted's runner, the `.busted` file and helpers run afresh, as a
+// worker started for it alone would; only the loading is shared.
+
+/// One group of a worker's plan (busted_workers.lua writes the plan): its
+/// files' list, where its events go, and the options of its combination.
+private struct PlannedGroup {
+    var files = ""
+    var events = ""
+    var arguments: [String] = []
+}
+
+/// The plan: `status PATH` once, then per group `files PATH`, `events PATH`,
+/// `arg A`... and `end`, one item a line. Written by the parent, for this
+/// process alone.
+private func readPlan(_ path: String) -> (status: String, groups: [PlannedGroup])? {
+    guard let f = fopen(path, "r") else { return nil }
+    defer { fclose(f) }
+    var status = ""
+    var groups: [PlannedGroup] = []
+    var current = PlannedGroup()
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    while getline(&line, &capacity, f) > 0, let bytes = line {
+        var text = String(cString: bytes)
+        if text.hasSuffix("\n") { text.removeLast() }
+        let (tag, rest) = text.firstIndex(of: " ").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) } ?? (text, "")
+        switch tag {
+        case "status": status = rest
+        case "files": current.files = rest
+        case "events": current.events = rest
+        case "arg": current.arguments.append(rest)
+        case "end": groups.append(current); current = PlannedGroup()
+        default: return nil
+        }
+    }
+    return status.isEmpty ? nil : (status, groups)
+}
+
+/// Runs a worker's plan: busted loaded here once, each group in a forked
+/// process that takes its combination and runs busted as a worker. Writes
+/// `INDEX CODE SIGNAL` to the plan's status file as each group ends (CODE
+/// -1 when a signal ended it), for the parent to report each group as a
+/// worker of its own.
+private func runWorkerPlan(_ inv: TestInvocation, plan: String, host: LuaHost, executable: String) -> Int32 {
+    guard let (statusPath, groups) = readPlan(plan) else {
+        message("cannot read the worker plan \(plan)")
+        return 1
+    }
+    guard SpecRunner.preload(inv.run, host: host, executable: executable) else { return 1 }
+    guard let statusFile = fopen(statusPath, "w") else {
+        message("cannot write the worker status \(statusPath)")
+        return 1
+    }
+    defer { fclose(statusFile) }
+    // Ctrl-C reaches the group's process (its spec fails, as in any worker);
+    // this one waits on.
+    signal(SIGINT, SIG_IGN)
+    for (index, group) in groups.enumerated() {
+        fflush(stdout)
+        fflush(stderr)
+        let pid = fork()
+        if pid == 0 {
+            _exit(runPlannedGroup(inv, group, host: host, executable: executable))
+        }
+        var code: Int32 = -1
+        var signalNumber: Int32 = 0
+        if pid < 0 {
+            code = 1
+            message("cannot start a worker process: \(String(cString: strerror(errno)))")
+        } else {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            if (status & 0x7f) != 0 && (status & 0x7f) != 0x7f { signalNumber = status & 0x7f } else { code = (status >> 8) & 0xff }
+        }
+        fputs("\(index + 1) \(code) \(signalNumber)\n", statusFile)
+        fflush(statusFile)
+    }
+    return 0
+}
+
+/// In the forked process: the group's command line read as a worker's
+/// (the worker's own options, the combination's, its files and events), its
+/// combination given to the host, then busted run as in any worker.
+private func runPlannedGroup(_ base: TestInvocation, _ group: PlannedGroup, host: LuaHost, executable: String) -> Int32 {
+    let inv: TestInvocation
+    do {
+        inv = try parseTestArguments(base.run.workerArguments + group.arguments
+                                     + ["--worker-files", group.files, "--worker-events", group.events])
+    } catch {
+        message("worker: \((error as? UsageError)?.message ?? "\(error)")")
+        return 2
+    }
+    var options = inv.host
+    options.sandboxedLibrary = inv.run.sandbox
+    host.reconfigureWorlds(options)
+    catchInterrupts(host.L)
+    let deadline = TestDeadline()
+    let outcome = SpecRunner.run(inv.run, host: host, deadline: deadline, executable: executable)
+    releaseInterrupts()
+    let status = SpecRunner.finish(outcome, host: host, deadline: deadline, timeout: inv.run.timeout, worker: true)
+    fflush(stdout)
+    fflush(stderr)
+    return status
+}

@@ -446,4 +446,12 @@ static inline int tl_version(void) { return LUA_VERSION_NUM; }
 static inline const char *tl_release_string(void) { return LUA_RELEASE; }
 static inline const char *tl_copyright(void) { return LUA_COPYRIGHT; }
 
+// Whether `chunk` (bytecode made when TraitLab was built) has the header
+// the running Lua writes, so lua_load may take it (bytecode.c).
+int tl_bytecode_fits(lua_State *L, const unsigned char *chunk, size_t size);
+// Loads bytecode kept as text whose characters are its bytes (each byte
+// from 0x80 as two UTF-8 bytes), if its header fits: 1 with the chunk
+// pushed, or 0 with nothing pushed.
+int tl_load_embedded_bytecode(lua_State *L, const unsigned char *text, size_t length, const char *chunkname);
+
 #endif

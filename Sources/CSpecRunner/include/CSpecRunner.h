@@ -19,4 +19,13 @@ int tl_traceback(lua_State *L);
 int tl_lua51_randomseed(lua_State *L);
 int tl_lua51_random(lua_State *L);
 
+// A worker's records (records.c): encode(value [, budget]) -> record,
+// budget left; decode(stream) -> { record, ... } up to the first malformed one.
+int tl_record_encode(lua_State *L);
+int tl_record_decode(lua_State *L);
+// busted's modules kept compiled between runs (module_cache.c):
+// cached_chunk(path) -> chunk | nil, message; save_module_cache().
+int tl_module_cache_chunk(lua_State *L);
+int tl_module_cache_save(lua_State *L);
+
 #endif

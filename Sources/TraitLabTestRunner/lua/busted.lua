@@ -72,6 +72,27 @@ local function calledByTrusted(level)
   return false
 end
 
+-- busted's own modules (files under the trusted folders above, found on
+-- the search path the process started with) load from TraitLab's cache of
+-- their bytecode, checked against each file (CSpecRunner/module_cache.c);
+-- any other module, and any that does not compile, as Lua's searcher loads
+-- it. A searcher of its own, ahead of Lua's: it finds nothing for the rest.
+local startPath = package.path
+local function cachedSearcher(name)
+  local file = package.searchpath(name, startPath)
+  if not file then return nil end
+  local source = '@' .. file
+  for _, prefix in ipairs(trustedSources) do
+    if prefix:sub(1, 1) == '@' and source:sub(1, #prefix) == prefix then
+      return tl.cached_chunk(file), file
+    end
+  end
+  return nil
+end
+-- (Before busted's first module loads. The sandbox's searchers, installed
+-- later, take Lua's places; this one goes back in front of them then.)
+table.insert(package.searchers, 2, cachedSearcher)
+
 -- A loop in a coroutine or in a finalizer inside a test stops too (see CLuaShim/coroutines.c).
 coroutine.resume, coroutine.wrap = tl.resume, tl.wrap
 -- So does a spec's xpcall message handler that loops (Lua runs it with hooks
@@ -99,6 +120,51 @@ require 'busted.utils'.shuffle = function(t, seed)
     n = n - 1
   end
   return t
+end
+
+---------------------------------------------------------------------------
+-- A worker that forks a process per group of files loads busted's modules
+-- first (SpecRunner.preload, TestCommand.swift's runWorkerPlan), then runs
+-- nothing: each forked process runs this driver in full, and busted's
+-- runner finds the modules loaded. They are the modules busted 2.1.1's
+-- runner loads in a worker, in the order it loads them, read as text from
+-- the search path the process started with (the rule --sandbox gives
+-- busted); a module another version of busted lacks is skipped, one it adds
+-- is loaded later, as usual.
+if opts.preload then
+  local searchpath, loadfile, path = package.searchpath, loadfile, package.path
+  local searcher = package.searchers[3]
+  package.searchers[3] = function(name)
+    local file, err = searchpath(name, path)
+    if not file then return '\n\t' .. err end
+    local chunk, message = loadfile(file, 't')
+    if not chunk then
+      error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, message), 0)
+    end
+    return chunk, file
+  end
+  for _, name in ipairs {
+    'busted.runner', 'pl.path', 'pl.utils', 'pl.compat', 'pl.tablex', 'pl.types', 'term', 'term.colors',
+    'term.cursor', 'busted.utils', 'busted.compatibility', 'busted.options', 'busted.core', 'pl.pretty',
+    'pl.lexer', 'pl.stringx', 'system', 'mediator', 'busted.context', 'busted.environment', 'busted.status',
+    'busted.modules.cli', 'cliargs.core', 'cliargs.utils.disect', 'cliargs.utils.split', 'cliargs.utils.lookup',
+    'cliargs.utils.filter', 'cliargs.utils.shallow_copy', 'cliargs.printer', 'cliargs.utils.wordwrap',
+    'cliargs.constants', 'cliargs.config_loader', 'cliargs.utils.trim', 'cliargs.parser',
+    'cliargs.utils.disect_argument', 'busted.modules.configuration_loader', 'busted.modules.filter_loader',
+    'busted.modules.helper_loader', 'busted.modules.output_handler_loader', 'busted.modules.luacov', 'busted',
+    'busted.init', 'busted.block', 'luassert', 'luassert.assert', 'say', 'luassert.state', 'luassert.util',
+    'luassert.namespaces', 'luassert.assertions', 'luassert.modifiers', 'luassert.array', 'luassert.matchers',
+    'luassert.matchers.core', 'luassert.matchers.composite', 'luassert.match', 'luassert.formatters',
+    'luassert.languages.en', 'luassert.spy', 'luassert.mock', 'luassert.stub', 'busted.fixtures', 'pl.Map',
+    'pl.class', 'busted.luajit', 'busted.modules.test_file_loader', 'pl.dir', 'busted.modules.files.lua',
+    'busted.modules.files.moonscript', 'busted.execute',
+  } do
+    pcall(require, name)
+  end
+  package.searchers[3] = searcher
+  table.remove(package.searchers, 2)
+  tl.save_module_cache()
+  return 0
 end
 
 ---------------------------------------------------------------------------
@@ -145,9 +211,13 @@ local reports = part('busted_capture')
 -- The sandbox of spec code: busted_sandbox.lua
 
 local sandboxed = part('busted_sandbox')
+if package.searchers[2] ~= cachedSearcher then table.insert(package.searchers, 2, cachedSearcher) end
 
--- The parent of -j workers replays each file when busted runs it (busted_workers.lua).
-local replayFile
+-- The parent of -j workers publishes what they recorded where busted would
+-- run the files (busted_workers.lua).
+local replaySuite
+-- `--list` (read by busted's filter loader, below): nothing runs.
+local listOnly = false
 
 ---------------------------------------------------------------------------
 -- TraitLab's additions on each busted object
@@ -313,7 +383,7 @@ local function extend(busted)
     return nil, true
   end)
   busted.subscribe({ 'suite', 'start' }, function(suite)
-    if opts.parent then replayFile = opts.parent(busted, suite) end
+    if opts.parent and not listOnly then replaySuite = opts.parent(busted, suite) end
     -- After the handlers' own subscribers (JUnit writes at exit, JSON at
     -- suite end): the document is complete then.
     if not endSubscribed then
@@ -323,6 +393,17 @@ local function extend(busted)
     return nil, true
   end)
   busted.subscribe({ 'suite', 'end' }, reports.startCapture, { priority = 1 })
+  -- Where busted runs the suite's files, the parent of workers publishes
+  -- theirs (after every subscriber saw the suite start).
+  local execute = busted.execute
+  busted.execute = function(current)
+    if current == nil and replaySuite then
+      local replay = replaySuite
+      replaySuite = nil
+      replay()
+    end
+    return execute(current)
+  end
   busted.subscribe({ 'exit' }, function()
     closingLine = ('%d passed, %d failed'):format(passed, failed) .. (skipped > 0 and (', %d skipped'):format(skipped) or '')
     return nil, true
@@ -340,7 +421,6 @@ part('busted_assertions')
 
 -- `--list` names the tests and runs none: no closing line then, as busted
 -- prints nothing after the list.
-local listOnly = false
 local makeFilterLoader = require 'busted.modules.filter_loader'
 package.loaded['busted.modules.filter_loader'] = function(...)
   local filter = makeFilterLoader(...)
@@ -429,7 +509,7 @@ elseif (opts.jobs and opts.jobs > 1) or opts.sandbox or opts.matrix then
   loader.load = function(busted, ...)
     -- Listing runs nothing: the parent lists every file itself.
     if listOnly then return compile(busted, ...) end
-    return function() if replayFile then replayFile(busted.context.get()) end end, getTrace
+    return function() end, getTrace
   end
 end
 
@@ -437,6 +517,7 @@ end
 -- Run busted's runner.
 
 local ok, err = pcall(require 'busted.runner', { standalone = false })
+tl.save_module_cache()
 local status = 0
 if not ok then
   if getmetatable(err) == exitMt then

@@ -10,51 +10,31 @@ local combinationOf = driver.combinationOf
 local recorded = {}   -- recordKey(file name, combination) -> { records, done }
 
 ---------------------------------------------------------------------------
--- Workers: record every event of each file, one Lua line per record, so a
--- worker that dies leaves everything up to its last complete line.
+-- Workers: record every event of each file, one record at a time, so a
+-- worker that dies leaves everything up to its last complete record.
 
 -- Under --memory-limit what a worker sends is bounded too, since its parent
 -- holds every file's records at once: a string past 2 KB is cut (its length
 -- said), and once a file's records reach the cap every string is cut to 80
 -- bytes. (2,000 tests sharing a 100 KB name made 200 MB of records.)
+-- Records are data, not code (CSpecRunner/records.c): each a length-prefixed
+-- payload of tagged strings, numbers, booleans and tables, without the
+-- functions, so a worker that dies in the middle of a write leaves a short
+-- tail its parent drops, and the parent reads it as untrusted input.
 local recordBudget = opts.memory
-local function bounded(text)
-  if not recordBudget then return text end
-  local keep = recordBudget > 0 and 2048 or 80
-  if #text > keep then text = text:sub(1, keep) .. ('... (%d bytes)'):format(#text) end
-  recordBudget = math.max(0, recordBudget - #text)
-  return text
-end
-
-local function serialize(v, depth, seen)
-  local t = type(v)
-  if t == 'string' then return (('%q'):format(bounded(v)):gsub('\\\n', '\\n'))
-  elseif t == 'number' then
-    if v ~= v then return '(0/0)' end
-    return ('%q'):format(v)
-  elseif t == 'boolean' then return tostring(v)
-  elseif t == 'table' and depth < 6 and not seen[v] then
-    seen[v] = true
-    local parts = {}
-    for k, x in next, v do
-      local kt = type(k)
-      if (kt == 'string' or kt == 'number') and type(x) ~= 'function' and k ~= 'env' and type(x) ~= 'userdata' and type(x) ~= 'thread' then
-        parts[#parts + 1] = '[' .. serialize(k, depth + 1, seen) .. ']=' .. serialize(x, depth + 1, seen)
-      end
-    end
-    seen[v] = nil
-    return '{' .. table.concat(parts, ',') .. '}'
-  end
-  return 'nil'
+local function serialize(record)
+  local bytes
+  bytes, recordBudget = tl.encode_record(record, recordBudget)
+  return bytes
 end
 
 package.preload['traitlab.recorder'] = function()
   return function()
     local busted = require 'busted'
-    local out = assert(io.open(opts.worker.events, 'w'))
+    local out = assert(io.open(opts.worker.events, 'wb'))
     local ids, nextId, current = {}, 0, nil
     local function write(record)
-      out:write(serialize(record, 0, {}), '\n')
+      out:write(serialize(record))
     end
     local function id(element)
       if element == nil then return nil end
@@ -95,11 +75,11 @@ package.preload['traitlab.recorder'] = function()
         nextId = nextId + 1
         ids[file] = nextId
         recordBudget = opts.memory
-        write { k = 'file', id = nextId, n = file.name }
+        write { k = 'file', id = nextId, n = file.name, f = times(file) }
         return nil, true
       end)
       busted.subscribe({ 'file', 'end' }, function(file)
-        write { k = 'done', n = file.name }
+        write { k = 'done', n = file.name, f = times(file) }
         out:flush()
         current = nil
         return nil, true
@@ -125,39 +105,72 @@ local function onlyAssignedFiles()
 end
 
 ---------------------------------------------------------------------------
--- The parent: hand the files to workers at suite start, replay each file
--- when busted runs it.
+-- The parent: at suite start, hand the files (for each combination of a
+-- matrix) to workers and wait for them; then publish what they recorded on
+-- busted's bus, file by file, so that every output handler writes one
+-- report. The parent runs no file through busted's file block (no spec code
+-- runs here, so nothing needs insulating).
 
+-- What a record may ask the parent to publish: the channels the recorder
+-- subscribes to, nothing else (a forged stream cannot end the suite or the
+-- run early, nor register anything). Errors, failures and pendings name the
+-- kind of block they happened in (it, describe, before_each, ...).
+local replayable = {
+  describe = { start = true, ['end'] = true },
+  test = { start = true, ['end'] = true },
+  error = true, failure = true, pending = true,
+}
+
+local function channelOf(c)
+  if type(c) ~= 'table' or type(c[1]) ~= 'string' then return nil end
+  local allowed = replayable[c[1]]
+  if allowed == true then
+    if c[2] ~= nil and type(c[2]) ~= 'string' then return nil end
+    return { c[1], c[2] }
+  elseif allowed and allowed[c[2]] then
+    return { c[1], c[2] }
+  end
+  return nil
+end
+
+local timeFields = { duration = true, starttime = true, endtime = true, starttick = true, endtick = true }
+local function copyTimes(element, f)
+  if type(f) ~= 'table' then return end
+  for k in pairs(timeFields) do
+    if type(f[k]) == 'number' then element[k] = f[k] end
+  end
+end
+
+-- A group's recorded files by name: { records, done, fileId, times } (or
+-- { loadError } for a file that did not load).
 local function readRecords(path)
-  local files, order, cur = {}, {}, nil
-  local f = io.open(path, 'r')
+  local files, cur = {}, nil
+  local f = io.open(path, 'rb')
   if not f then return files end
-  for line in f:lines() do
-    local chunk = load('return ' .. line, '=record', 't', {})
-    local ok, r = pcall(chunk or error)
-    if ok and type(r) == 'table' then
-      if r.k == 'file' then
-        cur = { records = {}, fileId = r.id }
-        files[r.n] = cur
-        order[#order + 1] = r.n
-      elseif r.k == 'loaderror' then
-        files[r.n] = { records = {}, done = true, loadError = r.a }
-      elseif r.k == 'done' and cur then
-        cur.done = true
-        cur = nil
-      elseif cur then
-        table.insert(cur.records, r)
-      end
+  local data = f:read('a') or ''
+  f:close()
+  for _, r in ipairs(tl.decode_records(data)) do
+    local name = r.n
+    if r.k == 'file' and type(name) == 'string' and math.type(r.id) == 'integer' then
+      cur = { records = {}, fileId = r.id, start = r.f }
+      files[name] = cur
+    elseif r.k == 'loaderror' and type(name) == 'string' then
+      files[name] = { records = {}, done = true, loadError = type(r.a) == 'table' and r.a or {} }
+    elseif r.k == 'done' and cur then
+      cur.done = true
+      cur.finish = r.f
+      cur = nil
+    elseif cur and (r.k == 'el' or r.k == 'ev') then
+      cur.records[#cur.records + 1] = r
     end
   end
-  f:close()
   return files
 end
 
 -- Work for the workers, a group of spec files for one combination of the
--- matrix each (or for the one run): under --sandbox one file a process
+-- matrix each (or for the one run): under --sandbox one file a group
 -- (nothing a file does reaches another), otherwise each combination's files
--- dealt out so that about -j processes share the work.
+-- dealt out so that about -j groups share the work.
 local function workerGroups(names)
   local groups = {}
   local combos = opts.matrix or { false }
@@ -183,129 +196,201 @@ local function recordKey(name, combo)
   return combo and (combo.label .. ' ' .. name) or name
 end
 
-local function startWorker(group)
-  local list = os.tmpname()
-  local events = os.tmpname()
-  local f = assert(io.open(list, 'w'))
-  for _, name in ipairs(group.files) do f:write(name, '\n') end
-  f:close()
-  local argv = { '--worker-files', list, '--worker-events', events }
-  for _, a in ipairs(group.combo and group.combo.args or {}) do argv[#argv + 1] = a end
+-- A worker process runs its groups one after another, each in a process
+-- forked from it once busted is loaded (TestCommand.swift, runWorkerPlan):
+-- its plan names each group's files, events and combination's options.
+local function startWorker(groups)
+  local w = { plan = os.tmpname(), status = os.tmpname(), groups = groups }
+  local plan = assert(io.open(w.plan, 'w'))
+  plan:write('status ', w.status, '\n')
+  for _, group in ipairs(groups) do
+    group.list = os.tmpname()
+    group.events = os.tmpname()
+    local f = assert(io.open(group.list, 'w'))
+    for _, name in ipairs(group.files) do f:write(name, '\n') end
+    f:close()
+    plan:write('files ', group.list, '\n', 'events ', group.events, '\n')
+    for _, a in ipairs(group.combo and group.combo.args or {}) do
+      -- (Options of the command line, one a line: a line break cannot be in one.)
+      plan:write('arg ', (a:gsub('\n', ' ')), '\n')
+    end
+    plan:write('end\n')
+  end
+  plan:close()
+  local argv = { '--worker-plan', w.plan }
   for _, a in ipairs(opts.worker_arguments) do argv[#argv + 1] = a end
-  local pid, err = tl.spawn(argv)
-  return { pid = pid, err = err, list = list, events = events, files = group.files, combo = group.combo }
+  w.pid, w.err = tl.spawn(argv)
+  return w
 end
 
-local function finishWorker(w, code, signal)
-  local how = w.err
+-- What ended a group: its process's status (from the worker's status file),
+-- or, for a group the worker did not get to, the worker's own.
+local function groupEnd(code, signal, err)
+  local how = err
   local finalizers = code == 3   -- (SpecRunner.finalizerTimeoutStatus)
   if signal then how = ('the worker process running it was killed by signal %d'):format(signal)
   elseif finalizers then how = ('a finalizer did not return within --timeout %s when the worker running it closed its state'):format(('%g'):format(opts.timeout or 0))
   elseif code and code ~= 0 and code ~= 1 then how = ('the worker process running it exited with status %d'):format(code) end
-  local files = readRecords(w.events)
-  for i, name in ipairs(w.files) do
-    local r = files[name] or { records = {} }
-    if not r.done or (finalizers and i == #w.files) then
-      r.crash = how or 'the worker process running it stopped before the file ended'
-    end
-    recorded[recordKey(name, w.combo)] = r
-  end
-  os.remove(w.list)
-  os.remove(w.events)
+  return how, finalizers
 end
 
+local function finishWorker(w, code, signal)
+  local ended = {}
+  local f = io.open(w.status, 'r')
+  if f then
+    for line in f:lines() do
+      local i, c, s = line:match('^(%d+) (%-?%d+) (%d+)$')
+      i, c, s = tonumber(i), tonumber(c), tonumber(s)
+      if i and w.groups[i] then ended[i] = { code = c >= 0 and c or nil, signal = s > 0 and s or nil } end
+    end
+    f:close()
+  end
+  for gi, group in ipairs(w.groups) do
+    local e = ended[gi]
+    local how, finalizers
+    if e then how, finalizers = groupEnd(e.code, e.signal)
+    else how, finalizers = groupEnd(code, signal, w.err) end
+    local files = readRecords(group.events)
+    for i, name in ipairs(group.files) do
+      local r = files[name] or { records = {} }
+      if not r.done or (finalizers and i == #group.files) then
+        r.crash = how or 'the worker process running it stopped before the file ended'
+      end
+      recorded[recordKey(name, group.combo)] = r
+    end
+    os.remove(group.list)
+    os.remove(group.events)
+  end
+  os.remove(w.plan)
+  os.remove(w.status)
+end
+
+-- busted.safe_publish with the worker's times: the file's start and end
+-- as busted's file block publishes them, timed where the file ran.
+local function publishFile(busted, file, channel, times)
+  copyTimes(file, times)
+  return busted.safe('file', function() busted.publish(channel, file) end, file):success()
+end
+
+-- Publishes one file's records: its start and end, the events in between
+-- as the worker saw them.
+local function replayFile(busted, file, r)
+  local combo = file.combo
+  if r.loadError then
+    local e = { descriptor = 'file', name = file.name, combination = combo and combo.label }
+    if combo then combinationOf[e] = combo end
+    busted.publish({ 'error', 'file' }, e, nil, unpack(r.loadError, 1, 2))
+    return
+  end
+  if publishFile(busted, file, { 'file', 'start' }, r.start) then
+    busted.safe('file', function()
+      local elements = { [r.fileId or -1] = file }
+      local context = busted.context
+      for _, rec in ipairs(r.records) do
+        if rec.k == 'el' and math.type(rec.id) == 'integer' and not elements[rec.id] then
+          local e = { descriptor = type(rec.d) == 'string' and rec.d or 'it', name = rec.n,
+                      trace = type(rec.t) == 'table' and rec.t or nil,
+                      attributes = type(rec.a) == 'table' and rec.a or {} }
+          if combo then
+            -- Every report names the combination: the full name starts with
+            -- it (text, TAP, JUnit), and JSON's element carries it.
+            e.combination = combo.label
+            combinationOf[e] = combo
+            if rec.p == r.fileId then e.name = combo.label .. ' ' .. tostring(e.name) end
+          end
+          elements[rec.id] = e
+          context.push(elements[rec.p] or file)
+          context.attach(e)
+          context.pop()
+        elseif rec.k == 'ev' then
+          local channel = channelOf(rec.c)
+          local e = elements[rec.e]
+          if channel and e then
+            copyTimes(e, rec.f)
+            local n = math.type(rec.n) == 'integer' and math.max(0, math.min(rec.n, 8)) or 0
+            local args = type(rec.a) == 'table' and rec.a or {}
+            busted.publish(channel, e, rec.p and elements[rec.p] or nil, unpack(args, 1, n))
+          end
+        end
+      end
+      if r.crash then
+        -- Reported as busted reports a file that does not load: on an
+        -- element of its own, plain data (busted's JSON handler cannot
+        -- encode the file element, which holds functions).
+        local trace = { short_src = file.name, currentline = 0, traceback = '', message = r.crash }
+        local e = { descriptor = 'file', name = file.name, trace = trace, combination = combo and combo.label }
+        if combo then combinationOf[e] = combo end
+        busted.publish({ 'error', 'file' }, e, nil, (combo and combo.label .. ' ' or '') .. file.name .. ': ' .. r.crash, trace)
+      end
+    end, file)
+  end
+  publishFile(busted, file, { 'file', 'end' }, r.finish)
+end
+
+-- At suite start: runs the workers and leaves the suite with nothing for
+-- busted to run. Returns what publishes every file of every combination in
+-- order (busted's --shuffle and --sort already ordered the files), which
+-- the driver calls where busted would have run them.
 local function runWorkers(busted, suite)
-  local names = {}
-  for _, child in ipairs(busted.context.children(suite)) do
-    if child.descriptor == 'file' then names[#names + 1] = child.name end
+  local context = busted.context
+  local children = context.children(suite)
+  local files, names = {}, {}
+  for _, child in ipairs(children) do
+    if child.descriptor == 'file' then
+      files[#files + 1] = child
+      names[#names + 1] = child.name
+    end
   end
   recorded = {}
   local groups = workerGroups(names)
-  if opts.matrix then
-    -- Each file runs once per combination: the suite holds a file element
-    -- for each, in combination order, which the replay below fills.
-    local context = busted.context
-    local files = context.children(suite)
-    local originals = {}
-    for i, child in ipairs(files) do originals[i] = child; files[i] = nil end
-    for c, combo in ipairs(opts.matrix) do
-      for _, child in ipairs(originals) do
-        if child.descriptor ~= 'file' then
-          context.attach(child)
-        elseif driver.shards.runs(child.name, c) then   -- (--shard: this slice's)
-          local copy = {}
-          for k, v in pairs(child) do copy[k] = v end
-          copy.combo = combo
-          context.attach(copy)
-        end
+  local jobs = math.max(1, math.min(opts.jobs, #groups))
+  local workers = {}
+  for w = 1, jobs do workers[w] = {} end
+  for i, group in ipairs(groups) do table.insert(workers[(i - 1) % jobs + 1], group) end
+  local running, count, done = {}, 0, 0
+  for _, mine in ipairs(workers) do
+    if #mine > 0 then
+      local w = startWorker(mine)
+      if w.pid then running[w.pid] = w; count = count + 1 else finishWorker(w); done = done + #mine end
+    end
+  end
+  while count > 0 do
+    local pid, code, signal = tl.wait_any()
+    if not pid then break end
+    local w = running[pid]
+    if w then
+      running[pid] = nil
+      count = count - 1
+      finishWorker(w, code, signal)
+      done = done + #w.groups
+      driver.progress(done, #groups)   -- (a matrix's progress, on a terminal)
+    end
+  end
+  for i = #children, 1, -1 do children[i] = nil end
+  -- The files as reports see them: one element for each combination and
+  -- file, a child of the suite, not insulated (nothing runs in it).
+  local order = {}
+  for c, combo in ipairs(opts.matrix or { false }) do
+    for _, original in ipairs(files) do
+      if driver.shards.runs(original.name, c) then   -- (--shard: this slice's)
+        local copy = {}
+        for k, v in pairs(original) do copy[k] = v end
+        local attributes = {}
+        for k, v in pairs(original.attributes or {}) do attributes[k] = v end
+        attributes.envmode = nil
+        copy.attributes = attributes
+        copy.combo = combo or nil
+        context.attach(copy)
+        order[#order + 1] = copy
       end
     end
   end
-  local running, count, nextGroup = {}, 0, 1
-  while nextGroup <= #groups or count > 0 do
-    while count < math.max(1, opts.jobs) and nextGroup <= #groups do
-      local w = startWorker(groups[nextGroup])
-      nextGroup = nextGroup + 1
-      if w.pid then running[w.pid] = w; count = count + 1 else finishWorker(w) end
-    end
-    if count > 0 then
-      local pid, code, signal = tl.wait_any()
-      if not pid then break end
-      local w = running[pid]
-      if w then
-        running[pid] = nil
-        count = count - 1
-        finishWorker(w, code, signal)
-      end
-    end
-    driver.progress(nextGroup - 1 - count, #groups)   -- (a matrix's progress, on a terminal)
-  end
-  -- Replays one file's records inside the parent's file block.
-  return function(file)
-    local combo = file.combo
-    local r = recorded[recordKey(file.name, combo)]
-    if not r then return end
-    if r.loadError then
-      local e = { descriptor = 'file', name = file.name, combination = combo and combo.label }
-      if combo then combinationOf[e] = combo end
-      busted.publish({ 'error', 'file' }, e, nil, unpack(r.loadError, 1, 2))
-      return
-    end
-    local elements = { [r.fileId or -1] = file }
-    local context = busted.context
-    for _, rec in ipairs(r.records) do
-      if rec.k == 'el' then
-        local e = { descriptor = rec.d, name = rec.n, trace = rec.t, attributes = rec.a or {} }
-        if combo then
-          -- Every report names the combination: the full name starts with
-          -- it (text, TAP, JUnit), and JSON's element carries it.
-          e.combination = combo.label
-          combinationOf[e] = combo
-          if rec.p == r.fileId then e.name = combo.label .. ' ' .. tostring(e.name) end
-        end
-        elements[rec.id] = e
-        local parent = elements[rec.p] or file
-        context.push(parent)
-        context.attach(e)
-        context.pop()
-      elseif rec.k == 'ev' then
-        local e = elements[rec.e] or {}
-        for k, v in pairs(rec.f or {}) do e[k] = v end
-        busted.publish(rec.c, e, rec.p and elements[rec.p] or nil, unpack(rec.a or {}, 1, rec.n or 0))
-      end
-    end
-    -- The replayed elements keep their parents (for full names) but are not
-    -- the file's children: busted must not run them after this body.
-    local children = context.children(file)
-    for i = #children, 1, -1 do children[i] = nil end
-    if r.crash then
-      -- Reported as busted reports a file that does not load: on an element
-      -- of its own, plain data (busted's JSON handler cannot encode the file
-      -- element, which holds functions).
-      local trace = { short_src = file.name, currentline = 0, traceback = '', message = r.crash }
-      local e = { descriptor = 'file', name = file.name, trace = trace, combination = combo and combo.label }
-      if combo then combinationOf[e] = combo end
-      busted.publish({ 'error', 'file' }, e, nil, (combo and combo.label .. ' ' or '') .. file.name .. ': ' .. r.crash, trace)
+  for i = #children, 1, -1 do children[i] = nil end
+  return function()
+    for _, file in ipairs(order) do
+      if busted.skipAll then break end
+      local r = recorded[recordKey(file.name, file.combo)]
+      if r then replayFile(busted, file, r) end
     end
   end
 end
