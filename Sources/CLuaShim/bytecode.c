@@ -47,21 +47,21 @@ typedef struct {
 static const char *tl_read_text(lua_State *L, void *ud, size_t *size) {
     (void)L;
     tl_text_reader *r = ud;
-    size_t n = 0;
-    while (r->p < r->end && n < sizeof r->block) {
-        unsigned char b = *r->p;
-        if (b < 0x80) {
-            r->block[n++] = b;
-            r->p += 1;
-        } else if (r->end - r->p >= 2) {
-            r->block[n++] = (unsigned char)(((b & 0x03) << 6) | (r->p[1] & 0x3f));
-            r->p += 2;
-        } else {
-            r->p = r->end;   // (a torn sequence: lua_load reports a truncated chunk)
-        }
+    const unsigned char *p = r->p, *end = r->end;
+    unsigned char *out = r->block, *full = r->block + sizeof r->block;
+    // (Stops one byte early, so that a two-byte sequence is always whole.)
+    while (p + 1 < end && out < full) {
+        unsigned char b = *p;
+        if (b < 0x80) { *out++ = b; p += 1; }
+        else { *out++ = (unsigned char)(((b & 0x03) << 6) | (p[1] & 0x3f)); p += 2; }
     }
-    *size = n;
-    return n ? (const char *)r->block : NULL;
+    if (p + 1 == end && out < full) {
+        if (*p < 0x80) *out++ = *p;   // (a torn sequence is dropped: lua_load reports a truncated chunk)
+        p = end;
+    }
+    r->p = p;
+    *size = (size_t)(out - r->block);
+    return *size ? (const char *)r->block : NULL;
 }
 
 int tl_load_embedded_bytecode(lua_State *L, const unsigned char *text, size_t length, const char *chunkname) {

@@ -455,10 +455,22 @@ extension LuaHost {
         }
         // wait_any(): the next worker to end: pid, status (or pid, nil, signal);
         // nothing when no child is left.
+        // wait_any([seconds]): ... or false when `seconds` passed first.
         fn("wait_any") { c in
             var status: Int32 = 0
             var pid: pid_t = -1
-            repeat { pid = waitpid(-1, &status, 0) } while pid < 0 && errno == EINTR
+            if let seconds = c.L.number(1) {
+                var waited = 0.0
+                while true {
+                    pid = waitpid(-1, &status, WNOHANG)
+                    if pid != 0 || waited >= seconds { break }
+                    usleep(10_000)
+                    waited += 0.01
+                }
+                if pid == 0 { c.L.push(false); return 1 }
+            } else {
+                repeat { pid = waitpid(-1, &status, 0) } while pid < 0 && errno == EINTR
+            }
             guard pid > 0 else { return 0 }
             c.L.push(Int(pid))
             if (status & 0x7f) != 0 && (status & 0x7f) != 0x7f {

@@ -137,9 +137,14 @@ import os, struct, sys
 say, code_path, cache = sys.argv[1:]
 code = open(code_path, 'rb').read()
 st = os.stat(say)
-h = 1469598103934665603
-for b in code:
-    h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+# (the checksum of Sources/CSpecRunner/module_cache.c)
+M = 0xFFFFFFFFFFFFFFFF
+h, whole = 1469598103934665603, len(code) // 8 * 8
+for i in range(0, whole, 8):
+    h = ((h ^ int.from_bytes(code[i:i + 8], 'little')) * 1099511628211) & M
+    h ^= h >> 29
+for b in code[whole:]:
+    h = ((h ^ b) * 1099511628211) & M
 key = struct.pack('<7q', st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns // 10**9, st.st_mtime_ns % 10**9,
                   st.st_ctime_ns // 10**9, st.st_ctime_ns % 10**9)
 path = say.encode()

@@ -14,8 +14,10 @@
 --   busted_sandbox.lua     --sandbox: spec code's globals and require, what
 --                          busted itself may load, `.busted` read as data
 --   busted_assertions.lua  assert.has_trait, assert.matches_snapshot
---   busted_workers.lua     -j, --sandbox and matrices: workers record every
---                          event, the parent replays them into one report
+--   busted_workers.lua     -j, --sandbox and matrices: workers (each a
+--                          process forked per group of files) record every
+--                          event as data, the parent publishes them into
+--                          one report
 --   busted_shards.lua      --shard K/N: which files and combinations run
 --
 -- Called by SpecRunner.swift as driver(tl, opts); returns the exit status
@@ -31,7 +33,16 @@ local run = { tl = tl, opts = opts, combinationOf = setmetatable({}, { __mode = 
 -- --matrix-combination; nil outside a matrix): it names snapshot files. A
 -- worker that runs several combinations sets it before each.
 run.combination = opts.combination
-run.part = function(name) return tl.part(name)(run) end
+-- (Each part is loaded once: a second ask gets what the first returned.)
+local loadedParts = {}
+run.part = function(name)
+  local loaded = loadedParts[name]
+  if loaded == nil then
+    loaded = tl.part(name)(run)
+    loadedParts[name] = loaded
+  end
+  return loaded
+end
 local combinationOf = run.combinationOf   -- the combination of each replayed element of a matrix run
 local part = run.part
 
@@ -476,7 +487,9 @@ run.progress = part('busted_matrix').progress
 ---------------------------------------------------------------------------
 -- Workers and their parent: busted_workers.lua
 
-local workers = part('busted_workers')
+-- (Loaded only by a run that has workers, or is one.)
+local withWorkers = opts.worker or (opts.jobs and opts.jobs > 1) or opts.sandbox or opts.matrix
+local workers = withWorkers and part('busted_workers')
 
 if opts.sandbox then
   -- Spec files are text under --sandbox, as scripts and helpers are: a binary
@@ -495,7 +508,7 @@ end
 
 if opts.worker then
   workers.onlyAssignedFiles()
-elseif (opts.jobs and opts.jobs > 1) or opts.sandbox or opts.matrix then
+elseif withWorkers then
   opts.parent = workers.runWorkers
   local loader = require 'busted.modules.files.lua'
   -- Files are not compiled here: the workers do it (and report a file that

@@ -1,7 +1,10 @@
--- traitlab test's workers (the driver, busted.lua, loads this part): a
--- worker records every event of its files for its parent; the parent hands
--- out files (and matrix combinations) and replays what the workers recorded
--- into its own busted, so that every output handler writes one report.
+-- traitlab test's workers (the driver, busted.lua, loads this part): the
+-- parent hands out groups of files (a matrix's combination, or one file
+-- under --sandbox) to worker processes, each of which loads busted once and
+-- runs each group in a process forked from itself (TestCommand.swift,
+-- runWorkerPlan); each group records every event of its files as data; the
+-- parent publishes what was recorded on its own busted's bus, so that every
+-- output handler writes one report.
 
 local driver = ...   -- what the driver shares with its parts
 local tl, opts = driver.tl, driver.opts
@@ -354,16 +357,32 @@ local function runWorkers(busted, suite)
       if w.pid then running[w.pid] = w; count = count + 1 else finishWorker(w); done = done + #mine end
     end
   end
+  -- A matrix's progress, on a terminal: the groups ended, counted in the
+  -- running workers' status files a few times a second.
+  local watch = opts.matrix and #groups > 1 and tl.is_terminal(2)
   while count > 0 do
-    local pid, code, signal = tl.wait_any()
-    if not pid then break end
-    local w = running[pid]
-    if w then
-      running[pid] = nil
-      count = count - 1
-      finishWorker(w, code, signal)
-      done = done + #w.groups
-      driver.progress(done, #groups)   -- (a matrix's progress, on a terminal)
+    local pid, code, signal = tl.wait_any(watch and 0.25 or nil)
+    if pid == false then
+      local ended = done
+      for _, w in pairs(running) do
+        local f = io.open(w.status, 'r')
+        if f then
+          for _ in f:lines() do ended = ended + 1 end
+          f:close()
+        end
+      end
+      driver.progress(math.min(ended, #groups - 1), #groups)
+    elseif not pid then
+      break
+    else
+      local w = running[pid]
+      if w then
+        running[pid] = nil
+        count = count - 1
+        finishWorker(w, code, signal)
+        done = done + #w.groups
+        driver.progress(done, #groups)
+      end
     end
   end
   for i = #children, 1, -1 do children[i] = nil end
