@@ -111,6 +111,19 @@ expect "a run from the cache" 0 '^1 passed, 0 failed$'
 run_test plain_spec.lua -j 2 --ios 17,26
 expect "... and a matrix whose workers fork from a loaded process" 0 '^2 passed, 0 failed$'
 
+# The cache serves a module from busted's folders only where Lua's searcher
+# would find it: a suite's own copy of one, first on busted's --lpath (as
+# Penlight's suite has its pl/), is the one loaded, as under busted.
+mkdir -p lib/pl
+echo 'return { copy = "the suite'"'"'s own" }' > lib/pl/OrderedMap.lua
+cat > lpath_spec.lua <<'LUA'
+it("requires the suite's copy", function() assert.equal("the suite's own", require("pl.OrderedMap").copy) end)
+LUA
+run_test lpath_spec.lua --lpath='lib/?.lua'
+expect "a module of busted's folders that --lpath puts first is the suite's copy" 0 '^1 passed, 0 failed$'
+run_test lpath_spec.lua plain_spec.lua --lpath='lib/?.lua' -j 2 --ios 17,26
+expect "... in workers too" 0 '^4 passed, 0 failed$'
+
 # A copy of Debian's Lua tree first on LUA_PATH: busted is loaded (and
 # cached) from there, and a change to one of its files must be seen.
 lua_tree=$(dirname "$(dirname "$(lua5.4 -e 'print(package.searchpath("busted.core", package.path))')")")

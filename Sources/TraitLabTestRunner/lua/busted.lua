@@ -83,14 +83,17 @@ local function calledByTrusted(level)
   return false
 end
 
--- busted's own modules (files under the trusted folders above, found on
--- the search path the process started with) load from TraitLab's cache of
--- their bytecode, checked against each file (CSpecRunner/module_cache.c);
--- any other module, and any that does not compile, as Lua's searcher loads
--- it. A searcher of its own, ahead of Lua's: it finds nothing for the rest.
+-- busted's own modules (files under the trusted folders above) load from
+-- TraitLab's cache of their bytecode, checked against each file
+-- (CSpecRunner/module_cache.c); any other module, and any that does not
+-- compile, as Lua's searcher loads it. A searcher of its own, ahead of
+-- Lua's: it finds a module where the searcher behind it would (on
+-- package.path as it is now, with busted's lpath; under --sandbox on the
+-- path the process started with, as the sandbox's searcher does), and
+-- leaves every file outside those folders to it.
 local startPath = package.path
 local function cachedSearcher(name)
-  local file = package.searchpath(name, startPath)
+  local file = package.searchpath(name, opts.sandbox and startPath or package.path)
   if not file then return nil end
   local source = '@' .. file
   for _, prefix in ipairs(trustedSources) do
@@ -138,10 +141,12 @@ end
 -- first (SpecRunner.preload, TestCommand.swift's runWorkerPlan), then runs
 -- nothing: each forked process runs this driver in full, and busted's
 -- runner finds the modules loaded. They are the modules busted 2.1.1's
--- runner loads in a worker, in the order it loads them, read as text from
+-- runner loads in a worker before it reads its command line and `.busted`
+-- (whose lpath may put a suite's own copy of a module first: Penlight's
+-- suite has its pl/dir.lua), in the order it loads them, read as text from
 -- the search path the process started with (the rule --sandbox gives
 -- busted); a module another version of busted lacks is skipped, one it adds
--- is loaded later, as usual.
+-- is loaded later, as usual, and so is every module busted loads after.
 if opts.preload then
   local searchpath, loadfile, path = package.searchpath, loadfile, package.path
   local searcher = package.searchers[3]
@@ -167,8 +172,7 @@ if opts.preload then
     'luassert.namespaces', 'luassert.assertions', 'luassert.modifiers', 'luassert.array', 'luassert.matchers',
     'luassert.matchers.core', 'luassert.matchers.composite', 'luassert.match', 'luassert.formatters',
     'luassert.languages.en', 'luassert.spy', 'luassert.mock', 'luassert.stub', 'busted.fixtures', 'pl.Map',
-    'pl.class', 'busted.luajit', 'busted.modules.test_file_loader', 'pl.dir', 'busted.modules.files.lua',
-    'busted.modules.files.moonscript', 'busted.execute',
+    'pl.class',
   } do
     pcall(require, name)
   end
