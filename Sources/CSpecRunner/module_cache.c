@@ -143,7 +143,7 @@ static void tl_read_cache(void) {
     void *map = MAP_FAILED;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && tl_private(&st) && st.st_size > 0
         && (uint64_t)st.st_size <= TL_CACHE_MAX_BYTES) {
-        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     }
     close(fd);
     if (map == MAP_FAILED) return;

@@ -225,7 +225,8 @@ local reports = part('busted_capture')
 ---------------------------------------------------------------------------
 -- The sandbox of spec code: busted_sandbox.lua
 
-local sandboxed = part('busted_sandbox')
+-- (Loaded only under --sandbox: without it the part does nothing.)
+local sandboxed = opts.sandbox and part('busted_sandbox')
 if package.searchers[2] ~= cachedSearcher then table.insert(package.searchers, 2, cachedSearcher) end
 
 -- The parent of -j workers publishes what they recorded where busted would
