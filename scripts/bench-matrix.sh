@@ -117,4 +117,11 @@ print(f"  traitlab -e '' {s['traitlab'] * 1000:.2f} ms, lua5.4 -e '' {s['lua'] *
 print(f"  traitlab test, one spec {b['traitlab'] * 1000:.1f} ms, {' '.join(busted)} {b['busted'] * 1000:.1f} ms "
       f"(median of {4 * runs}): {b['traitlab'] / b['busted']:.2f}x (target at most 0.7x) "
       f"-> {verdict(b['traitlab'] <= 0.7 * b['busted'])}")
+# What bounds the -j 1 matrix: each combination after the first may cost
+# 0.5 x a single run, and its files alone (the single run less a start-up)
+# cost what they cost in a single run.
+files = single - b['traitlab']
+print(f"the suite's files alone: {files * 1000:.1f} ms a run (the single run less a one-spec run); "
+      f"the -j 1 target allows {0.5 * single * 1000:.1f} ms for each combination after the first, "
+      f"the matrix took {(m1 - single) / (K - 1) * 1000:.1f} ms")
 PY
