@@ -104,6 +104,27 @@ final class AssetCatalogTests: XCTestCase {
         XCTAssertEqual(hero.variant(for: tc([(idiom, .string("phone")), (scale, .number(2))]))?.file, "hero@2x.png")
     }
 
+    /// A catalogue holds its sets; a set names its catalogue weakly, so a
+    /// catalogue nothing holds is freed, and a colour kept after it still resolves.
+    func testACatalogueNothingHoldsIsFreedAndItsColoursStillResolve() throws {
+        weak var freed: AssetCatalog?
+        var kept: NamedColor?
+        try {
+            let cat = try catalog(["Accent.colorset/Contents.json": Self.colorSet([
+                // ("1.000": a float from 0 to 1; "1" would be an integer from 0 to 255)
+                Self.color(#"{ "red" : "1.000", "green" : "0.000", "blue" : "0.000", "alpha" : "1.000" }"#),
+            ])])
+            freed = cat
+            kept = cat.color(named: "Accent")
+            XCTAssertTrue(kept?.catalog === cat)
+            XCTAssertEqual(kept?.kind, .asset(catalogPath: "Test.xcassets"))
+            _ = kept?.resolvedColor(with: TraitCollection.empty)
+        }()
+        XCTAssertNil(freed, "the catalogue outlived every reference to it (a cycle through its colours)")
+        XCTAssertNil(kept?.catalog)
+        XCTAssertEqual(kept?.resolvedColor(with: TraitCollection.empty).hexString, "#FF0000")
+    }
+
     func testBadCataloguesAreErrorsNamingTheFile() throws {
         XCTAssertThrowsError(try catalog(["Broken.colorset/Contents.json": "{ \"colors\" : [ "])) { error in
             XCTAssertTrue("\(error)".contains("Broken.colorset/Contents.json"), "\(error)")

@@ -49,7 +49,7 @@ local cases = {
   { "define with a reserved name as its property", function() traits.define { name = "__Meta", default = 1 } end, "'__Meta' is reserved" },
   { "define with an empty property", function() traits.define { name = "EmptyProp", default = 1, property = "" } end, "must not be empty" },
   { "define with a function default", function() traits.define { name = "FnDefault", default = print } end, "plain data" },
-  { "define with an unknown type", function() traits.define { name = "BadType", type = "color" } end, "unknown type 'color'" },
+  { "define with an unknown type", function() traits.define { name = "BadType", type = "colour" } end, "unknown type 'colour'" },
   { "define with a typo'd field", function() traits.define { name = "Typo", default = 1, identifer = "x" } end, "unknown field 'identifer'" },
   { "define with a default of the wrong type", function() traits.define { name = "Mismatch", type = "integer", default = "x" } end, "expects an integer" },
   { "define with a reserved property", function() traits.define { name = "Encode", default = 1, property = "encode" } end, "reserved" },

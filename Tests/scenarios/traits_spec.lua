@@ -99,7 +99,7 @@ describe("traits.define", function()
     assert.has_error(function() traits.define { default = 1 } end)
     assert.has_error(function() traits.define { name = "NoDefault" } end)
     assert.has_error(function() traits.define { name = "Typo", default = 1, identifer = "x" } end)
-    assert.has_error(function() traits.define { name = "BadType", type = "color" } end)
+    assert.has_error(function() traits.define { name = "BadType", type = "colour" } end)
     assert.has_error(function() traits.define { name = "Fn", default = print } end)
   end)
 

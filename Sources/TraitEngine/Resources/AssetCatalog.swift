@@ -88,8 +88,9 @@ public final class AssetCatalog {
 public final class ImageAsset {
     /// The set's name, namespace included (`Icons/Star`).
     public let name: String
-    /// The catalogue it belongs to.
-    public unowned let catalog: AssetCatalog
+    /// The catalogue it belongs to, while something holds it (weak: the
+    /// catalogue holds its image sets).
+    public private(set) weak var catalog: AssetCatalog?
     /// The variants that have a file, in `Contents.json`'s order.
     public let variants: [ImageVariant]
     /// The traits whose values can change the variant chosen.
@@ -428,7 +429,7 @@ private struct CatalogReader {
         var read = AssetVariant.traitsRead(by: variants.map(\.keys), scales: false)
         for v in variants { if case .system(let s) = v.value { for d in s.traitsRead where !read.contains(where: { $0 === d }) { read.append(d) } } }
         let chosen = variants
-        return NamedColor(name: name, kind: .asset(owner), traitsRead: read, source: place(file)) { tc in
+        let color = NamedColor(name: name, kind: .asset(catalogPath: owner.path), traitsRead: read, source: place(file)) { tc in
             guard let v = AssetVariant.best(chosen, keys: \.keys, for: tc) else {
                 // No compatible variant: UIKit gives no colour; TraitLab shows clear.
                 return ColorResolution(color: Color.clear, chosenBy: [])
@@ -440,6 +441,8 @@ private struct CatalogReader {
                 return ColorResolution(color: r.color, chosenBy: v.keys.entries + r.chosenBy)
             }
         }
+        color.belongs(to: owner)
+        return color
     }
 
     func readImageSet(_ path: String, name: String, owner: AssetCatalog) throws -> ImageAsset {

@@ -35,17 +35,22 @@ public struct ColorResolution: Equatable {
 /// holder re-resolves only when one of them changed.
 public final class NamedColor {
     /// Where a named colour comes from.
-    public enum Kind {
+    public enum Kind: Equatable {
         /// One of UIKit's dynamic system colours.
         case system
-        /// A colour set of an asset catalogue.
-        case asset(AssetCatalog)
+        /// A colour set of the asset catalogue at this path (``catalog`` is
+        /// the catalogue while it is alive).
+        case asset(catalogPath: String)
     }
 
     /// The name: `systemBackground`, or the colour set's (`Brand/Accent`).
     public let name: String
     /// System colour or colour set.
     public let kind: Kind
+    /// The catalogue of a colour set, while something holds it (weak: the
+    /// catalogue holds its colours, and a colour kept after its catalogue
+    /// still resolves); nil for a system colour.
+    public private(set) weak var catalog: AssetCatalog?
     /// The traits whose values can change the resolved colour.
     public let traitsRead: [TraitDefinition]
     /// Where the values come from (a system colour's table row; a colour
@@ -68,6 +73,9 @@ public final class NamedColor {
         self.source = source
         self.resolver = resolver
     }
+
+    /// Notes the catalogue a colour set belongs to (``catalog``).
+    func belongs(to catalog: AssetCatalog) { self.catalog = catalog }
 
     /// The colour for `traits` and the traits that chose it.
     public func resolution(with traits: TraitCollection) -> ColorResolution {
