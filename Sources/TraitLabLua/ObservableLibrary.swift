@@ -5,19 +5,108 @@ import TraitEngine
 /// What the host keeps for `ui.Observable` (the objects themselves live in
 /// Lua: the embedded observable.lua).
 struct ObservationState {
-    /// The module table ({ new, arm, check, isObservable }).
+    /// The module table ({ new, arm, check, isObservable }), once the first
+    /// call of `ui.Observable` has loaded it.
     var module: Int32 = LUA_NOREF
+    /// Until then, the module's `_ENV`: the values it keeps in locals as they
+    /// were at start, over the globals (which a script may have changed by
+    /// the time it loads).
+    var environment: Int32 = LUA_NOREF
     /// Some observable reads plainly: arm them before a tracked method of a
     /// script runs.
     var needsArming = false
 }
 
 extension LuaHost {
-    /// Loads the embedded observable module and sets `ui.Observable`,
-    /// `ui.available`, and the host functions the module reads with.
+    /// Sets `ui.Observable` and `ui.available`. `ui.Observable` is a small
+    /// function (observable_new.lua) that loads the embedded observable
+    /// module on its first call and hands each call on to the module's `new`:
+    /// a run that makes no observable never loads it (start-up,
+    /// docs/performance.md).
     func installObservable(into ui: Int32) throws {
         let ui = L.absIndex(ui)
+        keepObservableEnvironment()
+        try loadEmbedded("observable_new")
+        // Its one argument: the host's loader, which returns the module's `new`.
+        L.pushFunction(LuaFunctions.id("observable.load", { c in
+            try c.host.loadObservableModule()
+            c.L.registryTable(c.host.observation.module)
+            _ = c.L.rawGet(-1, "new")
+            guard lua_type(c.L, -1) == LUA_TFUNCTION else { throw LuaError.message("the observable module has no function 'new'") }
+            return 1
+        }))
+        guard tl_pcall(L, 1, 1) == LUA_OK else {
+            throw LuaError.message("cannot load ui.Observable: \(popError())")
+        }
+        guard lua_type(L, -1) == LUA_TFUNCTION else {
+            L.pop()
+            throw LuaError.message("observable_new returned no function")
+        }
+        L.rawSet(ui, "Observable")
+
+        setFunction(ui, "ui", "available") { c in
+            // #available(iOS 18.0, *): the world's major version is at least that.
+            let major: Int
+            if let s = c.L.string(1) {
+                guard let m = LuaHost.majorVersion(s) else {
+                    throw c.argError(1, "an iOS version like \"18.0\" expected, got \"\(s)\"")
+                }
+                major = m
+            } else if let n = c.L.integer(1), lua_type(c.L, 1) == LUA_TNUMBER {
+                major = n
+            } else {
+                throw c.typeError(1, "version string")
+            }
+            c.L.push(c.host.world.os.major >= major)
+            return 1
+        }
+    }
+
+    /// Keeps, at start, what the observable module reads from its `_ENV`
+    /// when it loads (observable.lua's first lines): a table of those values
+    /// whose `__index` is the globals, for what it reads as it runs
+    /// (`error`), as before. A script run before the module loads cannot
+    /// hand it other functions.
+    private func keepObservableEnvironment() {
+        _ = L.newTable(nrec: 11)
+        let env = L.top
+        L.registryTable(LUA_RIDX_GLOBALS)
+        let g = L.top
+        for name in ["next", "type", "tostring", "setmetatable", "rawequal", "rawget", "rawset", "rawlen"] {
+            _ = L.rawGet(g, name)
+            L.rawSet(env, name)
+        }
+        for (lib, fields) in [("string", ["format"]), ("table", ["sort", "concat"]), ("math", ["maxinteger"])] {
+            _ = L.newTable(nrec: Int32(fields.count))
+            if L.rawGet(g, lib) == LUA_TTABLE {
+                for f in fields {
+                    _ = L.rawGet(-1, f)
+                    L.rawSet(-3, f)
+                }
+            }
+            L.pop()
+            L.rawSet(env, lib)
+        }
+        _ = L.newTable(nrec: 1)
+        L.pushValue(g)
+        L.rawSet(-2, "__index")
+        lua_setmetatable(L, env)
+        L.setTop(env)
+        observation.environment = L.ref()
+    }
+
+    /// Loads the embedded observable module, once: its `_ENV` the values kept
+    /// at start, its argument the host functions it reads with.
+    func loadObservableModule() throws {
+        guard observation.module == LUA_NOREF else { return }
+        let base = L.top
+        defer { L.setTop(base) }
         try loadEmbedded("observable")
+        L.registryTable(observation.environment)
+        guard lua_setupvalue(L, -2, 1) != nil else {
+            L.pop()
+            throw LuaError.message("the observable module has no _ENV")
+        }
         L.newTable()
         let fns = L.top
         setFunction(fns, "observable", "current") { c in
@@ -66,29 +155,11 @@ extension LuaHost {
             throw LuaError.message("cannot load the observable module: \(popError())")
         }
         guard lua_type(L, -1) == LUA_TTABLE else {
-            L.pop()
             throw LuaError.message("the observable module returned no table")
         }
-        _ = L.rawGet(-1, "new")
-        L.rawSet(ui, "Observable")
         observation.module = L.ref()
-
-        setFunction(ui, "ui", "available") { c in
-            // #available(iOS 18.0, *): the world's major version is at least that.
-            let major: Int
-            if let s = c.L.string(1) {
-                guard let m = LuaHost.majorVersion(s) else {
-                    throw c.argError(1, "an iOS version like \"18.0\" expected, got \"\(s)\"")
-                }
-                major = m
-            } else if let n = c.L.integer(1), lua_type(c.L, 1) == LUA_TNUMBER {
-                major = n
-            } else {
-                throw c.typeError(1, "version string")
-            }
-            c.L.push(c.host.world.os.major >= major)
-            return 1
-        }
+        L.unref(observation.environment)
+        observation.environment = LUA_NOREF
     }
 
     /// The major version of "18", "18.0" or "18.2.1"; nil for anything else.
