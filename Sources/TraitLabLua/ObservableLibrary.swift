@@ -8,9 +8,9 @@ struct ObservationState {
     /// The module table ({ new, arm, check, isObservable }), once the first
     /// call of `ui.Observable` has loaded it.
     var module: Int32 = LUA_NOREF
-    /// Until then, the module's `_ENV`: the values it keeps in locals as they
-    /// were at start, over the globals (which a script may have changed by
-    /// the time it loads).
+    /// Until then, the module's `_ENV`, made at start (observable_new.lua):
+    /// the values it keeps in locals as they were then, over the globals
+    /// (which a script may have changed by the time it loads).
     var environment: Int32 = LUA_NOREF
     /// Some observable reads plainly: arm them before a tracked method of a
     /// script runs.
@@ -25,7 +25,6 @@ extension LuaHost {
     /// docs/performance.md).
     func installObservable(into ui: Int32) throws {
         let ui = L.absIndex(ui)
-        keepObservableEnvironment()
         try loadEmbedded("observable_new")
         // Its one argument: the host's loader, which returns the module's `new`.
         L.pushFunction(LuaFunctions.id("observable.load", { c in
@@ -35,13 +34,14 @@ extension LuaHost {
             guard lua_type(c.L, -1) == LUA_TFUNCTION else { throw LuaError.message("the observable module has no function 'new'") }
             return 1
         }))
-        guard tl_pcall(L, 1, 1) == LUA_OK else {
+        guard tl_pcall(L, 1, 2) == LUA_OK else {
             throw LuaError.message("cannot load ui.Observable: \(popError())")
         }
-        guard lua_type(L, -1) == LUA_TFUNCTION else {
-            L.pop()
-            throw LuaError.message("observable_new returned no function")
+        guard lua_type(L, -2) == LUA_TFUNCTION, lua_type(L, -1) == LUA_TTABLE else {
+            L.pop(2)
+            throw LuaError.message("observable_new returned no function and environment")
         }
+        observation.environment = L.ref()
         L.rawSet(ui, "Observable")
 
         setFunction(ui, "ui", "available") { c in
@@ -60,39 +60,6 @@ extension LuaHost {
             c.L.push(c.host.world.os.major >= major)
             return 1
         }
-    }
-
-    /// Keeps, at start, what the observable module reads from its `_ENV`
-    /// when it loads (observable.lua's first lines): a table of those values
-    /// whose `__index` is the globals, for what it reads as it runs
-    /// (`error`), as before. A script run before the module loads cannot
-    /// hand it other functions.
-    private func keepObservableEnvironment() {
-        _ = L.newTable(nrec: 11)
-        let env = L.top
-        L.registryTable(LUA_RIDX_GLOBALS)
-        let g = L.top
-        for name in ["next", "type", "tostring", "setmetatable", "rawequal", "rawget", "rawset", "rawlen"] {
-            _ = L.rawGet(g, name)
-            L.rawSet(env, name)
-        }
-        for (lib, fields) in [("string", ["format"]), ("table", ["sort", "concat"]), ("math", ["maxinteger"])] {
-            _ = L.newTable(nrec: Int32(fields.count))
-            if L.rawGet(g, lib) == LUA_TTABLE {
-                for f in fields {
-                    _ = L.rawGet(-1, f)
-                    L.rawSet(-3, f)
-                }
-            }
-            L.pop()
-            L.rawSet(env, lib)
-        }
-        _ = L.newTable(nrec: 1)
-        L.pushValue(g)
-        L.rawSet(-2, "__index")
-        lua_setmetatable(L, env)
-        L.setTop(env)
-        observation.environment = L.ref()
     }
 
     /// Loads the embedded observable module, once: its `_ENV` the values kept
