@@ -22,7 +22,7 @@ extension LuaHost {
     /// function (observable_new.lua) that loads the embedded observable
     /// module on its first call and hands each call on to the module's `new`:
     /// a run that makes no observable never loads it (start-up,
-    /// docs/performance.md).
+    /// docs/performance.md). Under the sandbox, the module's `new` itself.
     func installObservable(into ui: Int32) throws {
         let ui = L.absIndex(ui)
         try loadEmbedded("observable_new")
@@ -42,6 +42,16 @@ extension LuaHost {
             throw LuaError.message("observable_new returned no function and environment")
         }
         observation.environment = L.ref()
+        if options.refusesFiles {
+            // Under the sandbox (--sandbox, traitlab test --sandbox) the module
+            // loads now and ui.Observable is its `new`, as before: a
+            // sandboxed script sees the library exactly as it was.
+            L.pop()
+            try loadObservableModule()
+            L.registryTable(observation.module)
+            _ = L.rawGet(-1, "new")
+            tl_remove(L, -2)
+        }
         L.rawSet(ui, "Observable")
 
         setFunction(ui, "ui", "available") { c in
