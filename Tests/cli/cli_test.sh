@@ -412,6 +412,17 @@ printf '\033LuaT' > binary.luac
 run_apart "$TL" --sandbox binary.luac
 holds "--sandbox refuses a binary script" '[ $RC -eq 1 ] && [[ $ERR == *"binary"* ]]'
 
+# ---------------------------------------------------------------- ui.Observable on first use
+# (observable.lua loads at the first call of ui.Observable, with what it keeps
+# in locals taken at start: a script that replaced those globals first cannot
+# hand it its own.)
+run_apart "$TL" -e 'local n = 0; next = function() n = n + 1 end; setmetatable = function() error("forged") end; string.format = nil; rawset = nil; local o = ui.Observable { a = 1 }; o.b = 2; print(tostring(o), n)'
+holds "ui.Observable loaded on first use keeps the functions of the start" '[ $RC -eq 0 ] && [ "$OUT" = "Observable { a = 1, b = 2 }	0" ]'
+run_apart "$TL" -e 'local x = 1' -e 'ui.Observable(5)'
+holds "ui.Observable's errors name the caller's line" '[ $RC -eq 1 ] && [[ $ERR == *"(command line):1: ui.Observable expects a table of initial values, got number"* ]]'
+run_apart "$TL" --sandbox -e 'ui.Observable(5)'
+holds "--sandbox: ui.Observable is the module's new, as before" '[ $RC -eq 1 ] && [[ $ERR == *"traitlab.observable:"*"in field '"'"'Observable'"'"'"* ]]'
+
 # ---------------------------------------------------------------- lua.c parity
 # Ctrl-C in a script is lua.c's laction: one "interrupted!" error, which pcall catches.
 cat > ctrlc.lua <<'LUA'
