@@ -25,32 +25,33 @@ extension LuaHost {
     /// docs/performance.md). Under the sandbox, the module's `new` itself.
     func installObservable(into ui: Int32) throws {
         let ui = L.absIndex(ui)
-        try loadEmbedded("observable_new")
-        // Its one argument: the host's loader, which returns the module's `new`.
-        L.pushFunction(LuaFunctions.id("observable.load", { c in
-            try c.host.loadObservableModule()
-            c.L.registryTable(c.host.observation.module)
-            _ = c.L.rawGet(-1, "new")
-            guard lua_type(c.L, -1) == LUA_TFUNCTION else { throw LuaError.message("the observable module has no function 'new'") }
-            return 1
-        }))
-        guard tl_pcall(L, 1, 2) == LUA_OK else {
-            throw LuaError.message("cannot load ui.Observable: \(popError())")
-        }
-        guard lua_type(L, -2) == LUA_TFUNCTION, lua_type(L, -1) == LUA_TTABLE else {
-            L.pop(2)
-            throw LuaError.message("observable_new returned no function and environment")
-        }
-        observation.environment = L.ref()
         if options.refusesFiles {
             // Under the sandbox (--sandbox, traitlab test --sandbox) the module
-            // loads now and ui.Observable is its `new`, as before: a
-            // sandboxed script sees the library exactly as it was.
-            L.pop()
+            // loads now, with the globals as its _ENV, and ui.Observable is
+            // its `new`, as before: a sandboxed script sees the library
+            // exactly as it was.
             try loadObservableModule()
             L.registryTable(observation.module)
             _ = L.rawGet(-1, "new")
             tl_remove(L, -2)
+        } else {
+            try loadEmbedded("observable_new")
+            // Its one argument: the host's loader, which returns the module's `new`.
+            L.pushFunction(LuaFunctions.id("observable.load", { c in
+                try c.host.loadObservableModule()
+                c.L.registryTable(c.host.observation.module)
+                _ = c.L.rawGet(-1, "new")
+                guard lua_type(c.L, -1) == LUA_TFUNCTION else { throw LuaError.message("the observable module has no function 'new'") }
+                return 1
+            }))
+            guard tl_pcall(L, 1, 2) == LUA_OK else {
+                throw LuaError.message("cannot load ui.Observable: \(popError())")
+            }
+            guard lua_type(L, -2) == LUA_TFUNCTION, lua_type(L, -1) == LUA_TTABLE else {
+                L.pop(2)
+                throw LuaError.message("observable_new returned no function and environment")
+            }
+            observation.environment = L.ref()
         }
         L.rawSet(ui, "Observable")
 
@@ -73,16 +74,18 @@ extension LuaHost {
     }
 
     /// Loads the embedded observable module, once: its `_ENV` the values kept
-    /// at start, its argument the host functions it reads with.
+    /// at start (the globals when it loads at start), its argument the host
+    /// functions it reads with.
     func loadObservableModule() throws {
         guard observation.module == LUA_NOREF else { return }
         let base = L.top
         defer { L.setTop(base) }
         try loadEmbedded("observable")
-        L.registryTable(observation.environment)
-        guard lua_setupvalue(L, -2, 1) != nil else {
-            L.pop()
-            throw LuaError.message("the observable module has no _ENV")
+        if observation.environment != LUA_NOREF {
+            L.registryTable(observation.environment)
+            guard lua_setupvalue(L, -2, 1) != nil else {
+                throw LuaError.message("the observable module has no _ENV")
+            }
         }
         L.newTable()
         let fns = L.top
