@@ -166,20 +166,13 @@ private func luaRelease(_ payload: UnsafeMutableRawPointer?, _ deferred: Int32) 
 }
 
 /// Kinds of boxed Swift objects, stored in the box so foreign values are refused.
+/// The kinds C reads by number (CLuaShim.h's TL_KIND_*) must be these cases'
+/// raw values (HostTests.testBoxKindsMatchTheShimsNumbers).
 enum BoxKind: Int32 {
     case environment = 1, definition, enumeration, collection, mutableTraits, overrides, color, registration
     case environmentKey, swiftUIView, hostingConfiguration, representable, plugin
     case font   // ui.Font and ui.FontMetrics (TypeLibrary.swift)
     case transitionCoordinator   // TransitionLibrary.swift
-
-    /// The kinds C reads by number (CLuaShim.h's TL_KIND_*) are these cases:
-    /// checked when a host starts, so a reordering fails at once, not by a
-    /// wrong fast path.
-    static func checkCNumbering() {
-        precondition(environment.rawValue == TL_KIND_ENVIRONMENT && definition.rawValue == TL_KIND_DEFINITION
-            && collection.rawValue == TL_KIND_COLLECTION && color.rawValue == TL_KIND_COLOR,
-            "BoxKind and CLuaShim.h's TL_KIND_* disagree")
-    }
 }
 
 // MARK: - Stack helpers

@@ -117,7 +117,6 @@ public final class LuaHost {
     /// Creates a state of its own with the standard libraries and TraitLab's globals.
     public init(options: LuaHostOptions = LuaHostOptions()) throws {
         LuaFunctions.install()
-        BoxKind.checkCNumbering()
         guard let L = tl_newstate(options.memoryLimit.map { max(0, $0) } ?? 0) else {
             throw LuaError.message("cannot create a Lua state: out of memory")
         }

@@ -10,6 +10,15 @@ final class HostTests: XCTestCase {
         try LuaHost(options: options)
     }
 
+    /// The shim's fast paths read box kinds by number (CLuaShim.h's TL_KIND_*):
+    /// a reordering of BoxKind must fail here, not as a wrong fast path.
+    func testBoxKindsMatchTheShimsNumbers() {
+        XCTAssertEqual(BoxKind.environment.rawValue, TL_KIND_ENVIRONMENT)
+        XCTAssertEqual(BoxKind.definition.rawValue, TL_KIND_DEFINITION)
+        XCTAssertEqual(BoxKind.collection.rawValue, TL_KIND_COLLECTION)
+        XCTAssertEqual(BoxKind.color.rawValue, TL_KIND_COLOR)
+    }
+
     /// Pops the value on top into global `name` (a raw set: nothing runs).
     private func setGlobal(_ h: LuaHost, _ name: String) {
         lua_rawgeti(h.L, tl_registryindex(), lua_Integer(LUA_RIDX_GLOBALS))

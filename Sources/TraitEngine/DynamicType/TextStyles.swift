@@ -64,10 +64,6 @@ public enum TextStyle: String, CaseIterable, Sendable {
         let leading = (size * reference.sizes[i].1 / reference.sizes[i].0).rounded()
         return TextStyleMetrics(pointSize: size, leading: leading, weight: extra.weight)
     }
-
-    /// Whether the HIG publishes this style's iOS sizes (false for the extra
-    /// large titles, whose sizes TraitLab derives: the engine's `DynamicTypeTable.extraLargeTitles`).
-    public var hasPublishedSizes: Bool { DynamicTypeTable.rows.contains { $0.style == self } }
 }
 
 /// One text style at one content size category: what the HIG's table gives.

@@ -46,6 +46,24 @@ end
 local combinationOf = run.combinationOf   -- the combination of each replayed element of a matrix run
 local part = run.part
 
+-- A searcher for package.searchers that finds Lua modules on `path` only
+-- and loads them as text (never a binary chunk): the rule busted's own
+-- require follows when it preloads and under --sandbox.
+do
+  local searchpath, loadfile = package.searchpath, loadfile
+  run.textSearcher = function(path)
+    return function(name)
+      local file, err = searchpath(name, path)
+      if not file then return '\n\t' .. err end
+      local chunk, message = loadfile(file, 't')
+      if not chunk then
+        error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, message), 0)
+      end
+      return chunk, file
+    end
+  end
+end
+
 local unpack = table.unpack
 local oneTraceback
 
@@ -148,17 +166,8 @@ end
 -- busted); a module another version of busted lacks is skipped, one it adds
 -- is loaded later, as usual, and so is every module busted loads after.
 if opts.preload then
-  local searchpath, loadfile, path = package.searchpath, loadfile, package.path
   local searcher = package.searchers[3]
-  package.searchers[3] = function(name)
-    local file, err = searchpath(name, path)
-    if not file then return '\n\t' .. err end
-    local chunk, message = loadfile(file, 't')
-    if not chunk then
-      error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, message), 0)
-    end
-    return chunk, file
-  end
+  package.searchers[3] = run.textSearcher(package.path)
   for _, name in ipairs {
     'busted.runner', 'pl.path', 'pl.utils', 'pl.compat', 'pl.tablex', 'pl.types', 'term', 'term.colors',
     'term.cursor', 'busted.utils', 'busted.compatibility', 'busted.options', 'busted.core', 'pl.pretty',

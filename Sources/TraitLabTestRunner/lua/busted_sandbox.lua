@@ -28,16 +28,8 @@ end
 -- sandbox. Spec code has a `require` of its own (the sandbox's).
 local startPath, startCpath = package.path, package.cpath
 if opts.sandbox then
-  local searchpath, loadlib, loadfile = package.searchpath, package.loadlib, loadfile
-  package.searchers[2] = function(name)
-    local file, err = searchpath(name, startPath)
-    if not file then return '\n\t' .. err end
-    local chunk, message = loadfile(file, 't')
-    if not chunk then
-      error(("error loading module '%s' from file '%s':\n\t%s"):format(name, file, message), 0)
-    end
-    return chunk, file
-  end
+  local searchpath, loadlib = package.searchpath, package.loadlib
+  package.searchers[2] = driver.textSearcher(startPath)
   package.searchers[3] = function(name)
     local file, err = searchpath(name, startCpath)
     if not file then return '\n\t' .. err end
