@@ -172,8 +172,10 @@
 ---An immutable set of trait values (UITraitCollection). A trait that is not set
 ---reads as its default; reading an unknown property name is an error.
 ---`tc == other` compares values; `tostring(tc)` lists the values that differ from
----the defaults; `pairs(tc)` iterates them.
+---the defaults; `pairs(tc)` iterates them. `tc[color]` is `color:resolvedColor(tc)`,
+---kept per collection like a trait's value.
 ---@class TraitCollection : SystemTraitValues
+---@field [Color] Color The colour resolved for this collection.
 local TraitCollection = {}
 
 ---The definitions whose values differ between the two collections.

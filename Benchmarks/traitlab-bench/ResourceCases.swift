@@ -15,6 +15,8 @@ struct ResourceFigures {
     /// over the same two collections (light and dark, taken in turn).
     var resolve = 0.0
     var traitRead = 0.0
+    /// The same written from the collection's side, `tc[color]` (light/dark).
+    var resolveIndex = 0.0
     /// The same with one collection throughout (the colour's last answer is kept).
     var resolveSame = 0.0
     var traitReadSame = 0.0
@@ -135,6 +137,7 @@ func measureResources(reads: Int, sets: Int, repeats: Int, loads: Int) -> Resour
         assert(tostring(color:resolvedColor(dark)) == "#000000")
         local c1 = assert(ui.Color.named("Icons/Color1", cat))
         assert(tostring(c1:resolvedColor(light)) == "#010307" and tostring(c1:resolvedColor(dark)) == "#050B0D")
+        assert(tostring(light[c1]) == "#010307" and tostring(dark[c1]) == "#050B0D")
         local floor = setmetatable({}, { __index = { resolvedColor = function(_, tc) return tc end } })
         bench = { color = c1, both = { light, dark }, light = light, floor = floor }
         """
@@ -152,6 +155,7 @@ func measureResources(reads: Int, sets: Int, repeats: Int, loads: Int) -> Resour
         (loop("color:resolvedColor(tc)", alternate: false), loop("tc.userInterfaceStyle", alternate: false)),
         (loop("color:resolvedColor(tc)", alternate: true, object: "bench.floor"),
          loop("tc.userInterfaceStyle", alternate: true)),
+        (loop("tc[color]", alternate: true), loop("tc.userInterfaceStyle", alternate: true)),
     ]
     var results: [(Double, Double)] = []
     for (resolve, read) in cases {
@@ -167,6 +171,7 @@ func measureResources(reads: Int, sets: Int, repeats: Int, loads: Int) -> Resour
     (f.resolve, f.traitRead) = results[0]
     (f.resolveSame, f.traitReadSame) = results[1]
     f.methodFloor = results[2].0 / results[2].1 * f.traitRead   // (scaled to the first pair's read)
+    f.resolveIndex = results[3].0 / results[3].1 * f.traitRead  // (the same)
     return f
 }
 

@@ -34,19 +34,30 @@ extension LuaHost {
             guard let given = c.host.collection(at: 2) else { throw c.typeError(2, "TraitCollection") }
             tc = given
         }
+        let tracking = !c.L.isNil(2) && c.host.isTrackingObject(2)
+        let keep = try c.host.pushResolved(box, for: tc, tracking: tracking)
+        // A system colour or a colour set gives the same answer for the
+        // same collection object: kept, so the next call stays in Lua.
+        if keep, !c.L.isNil(2) { c.host.keepResolution(color: 1, collection: 2, resolved: -1) }
+        return 1
+    }
+
+    /// Pushes `box` resolved for `tc` (`resolvedColor(with:)`); true when the
+    /// answer may be kept for `tc`'s object: a named colour (a system colour
+    /// or a colour set, which give the same answer for the same collection)
+    /// read through an object that does not track its reads.
+    func pushResolved(_ box: ColorBox, for tc: TraitCollection, tracking: Bool) throws -> Bool {
         // A tracking object (automatic trait tracking) records the
         // traits a named colour reads, as reading them would.
-        let tracking = !c.L.isNil(2) && c.host.isTrackingObject(2)
         if tracking, case .named(let n) = box.value {
             for d in n.traitsRead { TraitCollection.recordRead(of: d, in: tc) }
         }
         // The provider runs with the collection it resolves against current, as UIKit's does.
-        let color = try c.host.world.performAsCurrent(tc) { try box.value.resolved(with: tc) }
-        c.host.pushColor(.fixed(color))
-        // A system colour or a colour set gives the same answer for the
-        // same collection object: kept, so the next call stays in Lua.
-        if !tracking, !c.L.isNil(2), case .named = box.value { c.host.keepResolution(color: 1, collection: 2, resolved: -1) }
-        return 1
+        let color = try world.performAsCurrent(tc) { try box.value.resolved(with: tc) }
+        pushColor(.fixed(color))
+        if tracking { return false }
+        if case .named = box.value { return true }
+        return false
     }
 
     /// Loads color_cache.lua and makes the tables promoted colours share.

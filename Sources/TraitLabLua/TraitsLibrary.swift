@@ -728,6 +728,15 @@ extension LuaHost {
 
     private func collectionField(_ c: LuaCall, cache: Bool = true) throws -> Int32 {
         guard let tc = collection(at: 1) else { throw c.typeError(1, "TraitCollection") }
+        // `tc[color]`: the colour resolved for this collection, as
+        // `color:resolvedColor(tc)` gives it; a named colour's answer is kept
+        // in the object's cache like a trait's value, so the next
+        // `tc[color]` is one table read (docs/guide.md, "Colours").
+        if let box = L.box(2, as: ColorBox.self) {
+            let keep = try pushResolved(box, for: tc, tracking: !cache || isTrackingObject(1))
+            if keep && cache && !world.readIsTracked(in: tc) { tl_collection_keep(L, 1, 2, L.top) }
+            return 1
+        }
         let d = try definition(forKey: 2)
         let v = tc[d]
         push(v)

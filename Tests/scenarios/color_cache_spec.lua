@@ -97,3 +97,112 @@ describe("named colours resolved again", function()
     assert.are.equal(2, laid)
   end)
 end)
+
+-- `tc[color]` is `color:resolvedColor(tc)` written from the collection's side
+-- (docs/guide.md, "Colours"): the same answers, kept per collection object
+-- the same way, never kept where UIKit records the read or runs a provider.
+describe("a collection indexed by a colour", function()
+  local dark = traits.collection { userInterfaceStyle = "dark" }
+  local light = traits.collection { userInterfaceStyle = "light" }
+  local elevated = traits.collection { userInterfaceStyle = "dark", userInterfaceLevel = "elevated" }
+
+  -- UIColor.resolvedColor(with:): "Returns the version of the current color
+  -- that results from the specified traits."
+  it("gives what resolvedColor gives, each time, for each colour and collection", function()
+    for _, name in ipairs { "systemBackground", "label", "systemRed", "secondarySystemGroupedBackground" } do
+      local c = ui.Color[name]
+      for _ = 1, 3 do
+        for _, tc in ipairs { dark, light, elevated } do
+          assert.are.equal(tostring(c:resolvedColor(tc)), tostring(tc[c]))
+        end
+      end
+    end
+    assert.are.equal("#000000", tostring(dark[ui.Color.systemBackground]))
+    assert.are.equal("#1C1C1E", tostring(elevated[ui.Color.systemBackground]))
+  end)
+
+  it("resolves a fixed colour to itself and a dynamic colour's provider every time", function()
+    assert.are.equal("#123456", tostring(dark[ui.Color("#123456")]))
+    local calls = 0
+    local d = ui.Color.dynamic(function(tc)
+      calls = calls + 1
+      return tc.userInterfaceStyle == "dark" and ui.Color("#000001") or ui.Color("#FFFFFE")
+    end)
+    assert.are.equal("#000001", tostring(dark[d]))
+    assert.are.equal("#000001", tostring(dark[d]))
+    assert.are.equal("#FFFFFE", tostring(light[d]))
+    assert.are.equal(3, calls)
+  end)
+
+  it("keeps trait reads and methods as they were", function()
+    local tc = traits.collection { userInterfaceStyle = "dark" }
+    local _ = tc[ui.Color.label]
+    assert.are.equal("dark", tc.userInterfaceStyle)
+    assert.are.equal("dark", tc[traits.UserInterfaceStyle])
+    assert.is_true(tc:containsTraits(traits.collection { userInterfaceStyle = "dark" }))
+    assert.are.equal("#FFFFFF", tostring(tc[ui.Color.label]))
+  end)
+
+  -- Asset Catalog Format Reference: a colour set's "appearances" choose its
+  -- variant; the index form reads the same catalogue colour.
+  it("resolves a catalogue colour", function()
+    local cat = ui.AssetCatalog("examples/Resources.xcassets")
+    for _, name in ipairs(cat.colors) do
+      local c = ui.Color.named(name, cat)
+      assert.are.equal(tostring(c:resolvedColor(dark)), tostring(dark[c]))
+      assert.are.equal(tostring(c:resolvedColor(light)), tostring(light[c]))
+    end
+  end)
+
+  it("follows a view's collection as it changes", function()
+    local scene, _, root = window_with_root()
+    ui.update()
+    local c = ui.Color.systemBackground
+    assert.are.equal("#FFFFFF", tostring(root.view.traitCollection[c]))
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal("#000000", tostring(root.view.traitCollection[c]))
+  end)
+
+  -- WWDC23 "Unleash the UIKit trait system": inside layoutSubviews "UIKit
+  -- records which traits you access".
+  it("records the traits a colour reads inside a tracked callback", function()
+    local scene, _, root = window_with_root()
+    local laid, seen = 0, nil
+    local c = ui.Color.systemBackground
+    local v = ui.View {
+      layoutSubviews = function(self)
+        laid = laid + 1
+        seen = tostring(self.traitCollection[c])
+      end,
+    }
+    root.view:addSubview(v)
+    ui.update()
+    assert.are.equal(1, laid)
+    local _ = v.traitCollection[c]   -- kept outside tracking
+    scene.traitOverrides.userInterfaceStyle = "dark"
+    ui.update()
+    assert.are.equal(2, laid)
+    assert.are.equal("#000000", seen)
+    scene.traitOverrides.legibilityWeight = "bold"   -- not a trait the colour reads
+    ui.update()
+    assert.are.equal(2, laid)
+  end)
+
+  it("refuses what is neither a trait nor a colour, as before", function()
+    assert.has_error(function() return dark[ui.Font.preferred("body")] end)
+    assert.has_error(function() return dark[{}] end)
+  end)
+
+  it("lets colours kept by a collection be collected with it", function()
+    local weak = setmetatable({}, { __mode = "k" })
+    for _ = 1, 50 do
+      local tc = traits.collection { userInterfaceStyle = "dark" }
+      local c = ui.Color.systemBlue
+      local _ = tc[c]
+      weak[c] = true
+    end
+    collectgarbage(); collectgarbage()
+    assert.are.equal(nil, next(weak))
+  end)
+end)
