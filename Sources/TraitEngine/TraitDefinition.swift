@@ -72,6 +72,14 @@ public final class TraitDefinition: Hashable, CustomStringConvertible {
 
     /// `Theme` → `theme`, `ContainedInSettings` → `containedInSettings`.
     public static func defaultProperty(for name: String) -> String {
+        // An ASCII capital (every system trait's name): its lowercase byte,
+        // without Character's Unicode case mapping (a tenth of the system
+        // traits' set-up at start).
+        if let b = name.utf8.first, b >= UInt8(ascii: "A"), b <= UInt8(ascii: "Z") {
+            var bytes = Array(name.utf8)
+            bytes[0] = b | 0x20
+            return String(decoding: bytes, as: UTF8.self)
+        }
         guard let first = name.first else { return name }
         return first.lowercased() + name.dropFirst()
     }

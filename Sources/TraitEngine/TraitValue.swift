@@ -177,7 +177,9 @@ public final class TraitEnum: Equatable, @unchecked Sendable {
     public let name: String
     /// The case names, in declaration order.
     public let cases: [String]
-    private let caseSet: Set<String>
+    /// The cases hashed, for an enum of many (a few are compared in turn:
+    /// cheaper than hashing, and the system traits' enums are made at start).
+    private let caseSet: Set<String>?
     /// How the app declared it in Swift, when it came from `traitlab swift import`.
     public let swift: SwiftDeclaration?
 
@@ -185,12 +187,12 @@ public final class TraitEnum: Equatable, @unchecked Sendable {
     public init(name: String, cases: [String], swift: SwiftDeclaration? = nil) {
         self.name = name
         self.cases = cases
-        self.caseSet = Set(cases)
+        self.caseSet = cases.count > 16 ? Set(cases) : nil
         self.swift = swift
     }
 
     /// Whether `c` is one of the case names.
-    public func contains(_ c: String) -> Bool { caseSet.contains(c) }
+    public func contains(_ c: String) -> Bool { caseSet?.contains(c) ?? cases.contains(c) }
 
     /// "standard, pastel, bold" — for messages naming the valid cases.
     public var caseList: String { cases.joined(separator: ", ") }

@@ -144,24 +144,32 @@ extension LuaHost {
     /// as a constructor when it has a kind. Returns its registry ref.
     func makeClass(name: String, kind: EnvironmentKind?, parent: Int32?, methods: [(String, LuaFunction)],
                    luaMethods: Int32? = nil) -> Int32 {
-        L.newTable()
+        // (Tables are made at their final size: filled one field at a time
+        // they were rehashed as they grew, a sixth of start-up.)
+        L.newTable(nrec: Int32(clamping: methods.count + (luaMethods.map { L.fieldCount($0) } ?? 0)))
         let c = L.top
         // The built-in methods: in the class table (Class.method reads them)
         // and in a copy no script reaches, which instances consult first, so
         // that no assignment to a class table replaces one for its objects.
-        L.newTable()
-        let builtins = L.top
+        var inherited: Int32?
         if let parent {
             L.registryTable(refs.classes)
             L.registryTable(parent)
-            if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "builtins") == LUA_TTABLE {
-                L.forEachPair(-1) {
-                    L.pushValue(-2)
-                    L.pushValue(-2)
-                    lua_rawset(L, builtins)
-                }
+            if lua_rawget(L, -2) == LUA_TTABLE, L.rawGet(-1, "builtins") == LUA_TTABLE { inherited = L.top }
+        }
+        L.newTable(nrec: Int32(clamping: methods.count + (inherited.map { L.fieldCount($0) } ?? 0)))
+        var builtins = L.top
+        if let inherited {
+            L.forEachPair(inherited) {
+                L.pushValue(-2)
+                L.pushValue(-2)
+                lua_rawset(L, builtins)
             }
-            L.setTop(builtins)
+        }
+        if parent != nil {
+            lua_copy(L, -1, c + 1)
+            L.setTop(c + 1)
+            builtins = c + 1
         }
         for (k, f) in methods {
             L.pushFunction(LuaFunctions.id("\(name):\(k)", f))
@@ -178,7 +186,7 @@ extension LuaHost {
         }
         // The class's own metatable: inheritance, construction, tostring;
         // getmetatable(class) gives its parent class (or false), never this table.
-        L.newTable()
+        L.newTable(nrec: 5)
         let mc = L.top
         if let parent {
             L.registryTable(parent); L.rawSet(mc, "__index")
@@ -223,7 +231,7 @@ extension LuaHost {
         // classes[C] = { name, kind, meta }
         L.registryTable(refs.classes)
         L.pushValue(c)
-        L.newTable()
+        L.newTable(nrec: 5)
         L.push(name); L.rawSet(-2, "name")
         if let kind { L.push(kind.rawValue); L.rawSet(-2, "kind") }
         L.push(Int(bits)); L.rawSet(-2, "callbacks")

@@ -84,12 +84,14 @@ enum LuaFunctions {
     @exclusivity(unchecked) nonisolated(unsafe) static var deferredReleases: [UnsafeMutableRawPointer] = []
 
     static func id(_ name: String, _ body: @escaping LuaFunction) -> Int32 {
-        if let id = ids[name] { return id }
-        let id = Int32(functions.count)
-        functions.append((name, body))
-        ids[name] = id
+        // One hash of the name: the dictionary's modify accessor finds the
+        // entry or inserts the next id in one lookup.
+        let next = Int32(functions.count)
+        let id = found(&ids[name, default: next])
+        if id == next { functions.append((name, body)) }
         return id
     }
+    @inline(__always) private static func found(_ v: inout Int32) -> Int32 { v }
 
     static func install() {
         tl_set_dispatch(luaDispatch, luaRelease)
@@ -380,6 +382,16 @@ extension LuaStatePointer {
             do { try body() } catch { lua_settop(self, value - 2); throw error }
             lua_settop(self, value - 1)
         }
+    }
+
+    /// How many fields the table at `t` has (0 for anything else).
+    package func fieldCount(_ t: Int32) -> Int {
+        let t = absIndex(t)
+        guard lua_type(self, t) == LUA_TTABLE else { return 0 }
+        var n = 0
+        pushNil()
+        while lua_next(self, t) != 0 { n += 1; pop() }
+        return n
     }
 
     /// The raw length of a table or string.

@@ -404,9 +404,9 @@ extension LuaHost {
     func makeMeta(name: String, index: (String, LuaFunction), methods: [String: (String, LuaFunction)],
                   newindex: @escaping LuaFunction, tostring: @escaping LuaFunction,
                   extra: [(String, String, LuaFunction)] = [], gc: Bool = true) -> Int32 {
-        L.newTable()
+        L.newTable(nrec: Int32(clamping: 6 + extra.count))
         let mt = L.top
-        L.newTable()
+        L.newTable(nrec: Int32(clamping: methods.count))
         let m = L.top
         for (k, f) in methods {
             L.pushFunction(LuaFunctions.id(f.0, f.1))
