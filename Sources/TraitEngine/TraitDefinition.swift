@@ -175,7 +175,13 @@ public final class TraitRegistry {
 
     /// A registry holding UIKit's system traits (``SystemTraits/all``).
     public init() {
-        for def in SystemTraits.all { insert(def) }
+        // (Made at their size: grown one insertion at a time they were
+        // rehashed ten times at every start.)
+        let all = SystemTraits.all
+        definitions.reserveCapacity(all.count + 16)
+        byProperty.reserveCapacity(all.count + 16)
+        byIdentifier.reserveCapacity(all.count + 16)
+        for def in all { insert(def) }
     }
 
     /// The definition whose property name is `p` (`theme`), if any.

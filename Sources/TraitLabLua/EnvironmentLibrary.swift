@@ -60,21 +60,23 @@ extension LuaHost {
     // MARK: - Classes
 
     func installEnvironmentClasses(into ui: Int32) {
-        L.newTable()
-        for (i, p) in EnvironmentProperty.allCases.enumerated() {
+        let properties = EnvironmentProperty.allCases
+        L.newTable(nrec: Int32(clamping: properties.count))
+        for (i, p) in properties.enumerated() {
             L.push(i + 1)
             L.rawSet(-2, p.key)
         }
         refs.properties = L.ref()
         // What __newindex sends to Swift: properties, and callbacks (whose bits
         // an update reads instead of looking the name up).
-        L.newTable()
-        for (i, p) in EnvironmentProperty.allCases.enumerated() {
+        let callbacks = ["traitCollectionDidChange"] + LifecycleEvent.allCases.map(\.rawValue)
+        L.newTable(nrec: Int32(clamping: properties.count + callbacks.count))
+        for (i, p) in properties.enumerated() {
             L.push(i + 1)
             L.rawSet(-2, p.key)
         }
         // (Every callback name: some share a bit, so callbackNames lists only one of them.)
-        for name in ["traitCollectionDidChange"] + LifecycleEvent.allCases.map(\.rawValue) {
+        for name in callbacks {
             L.push(true)
             L.rawSet(-2, name)
         }
@@ -172,10 +174,12 @@ extension LuaHost {
             builtins = c + 1
         }
         for (k, f) in methods {
+            L.push(k)   // (made once, for both tables)
             L.pushFunction(LuaFunctions.id("\(name):\(k)", f))
-            L.pushValue(-1)
-            L.rawSet(builtins, k)
-            L.rawSet(c, k)
+            L.pushValue(-2)
+            L.pushValue(-2)
+            lua_rawset(L, builtins)
+            lua_rawset(L, c)
         }
         if let luaMethods {
             L.forEachPair(luaMethods) {

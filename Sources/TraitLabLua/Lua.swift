@@ -71,27 +71,63 @@ package struct LuaCall {
 /// The process-wide table of Swift functions exposed to Lua. Every state uses
 /// the same ids, so a function is registered once, by name.
 enum LuaFunctions {
-    /// Room for every function the libraries register (about 100), so that
+    /// Room for every function the libraries register (about 200), so that
     /// creating the first host never regrows them (start-up, docs/performance.md).
     @exclusivity(unchecked) nonisolated(unsafe) static var functions: [(name: String, body: LuaFunction)] = {
         var a: [(name: String, body: LuaFunction)] = []
-        a.reserveCapacity(256)
+        a.reserveCapacity(512)
         return a
     }()
-    @exclusivity(unchecked) nonisolated(unsafe) static var ids = [String: Int32](minimumCapacity: 256)
+    /// Names to ids, made on the first registration that is not a host's
+    /// set-up replaying the sequence of the first one (see ``id(_:_:)``).
+    @exclusivity(unchecked) nonisolated(unsafe) static var ids: [String: Int32]?
+    /// While a host sets its library up: the position in the sequence of
+    /// registrations the first host made (nil: registrations go by name).
+    @exclusivity(unchecked) nonisolated(unsafe) static var setUpPosition: Int?
     /// Swift objects whose Lua box was collected while Swift was on the stack;
     /// released at the next safe point.
     @exclusivity(unchecked) nonisolated(unsafe) static var deferredReleases: [UnsafeMutableRawPointer] = []
 
+    /// The id of the function registered as `name`, registering `body` under
+    /// it if it is new. Every host's set-up registers the same functions in
+    /// the same order, so while one sets up (``beginSetUp()``), a name is
+    /// matched against the one at the same place in the sequence (the first
+    /// host extends the sequence, a name it repeats gets an entry again:
+    /// no name is hashed at start); out of step, and outside a set-up, the
+    /// name is looked up. Either way an id always runs the body registered
+    /// under its name.
     static func id(_ name: String, _ body: @escaping LuaFunction) -> Int32 {
+        if let k = setUpPosition {
+            if k == functions.count {
+                functions.append((name, body))
+                if ids != nil, ids![name] == nil { ids![name] = Int32(k) }
+                setUpPosition = k + 1
+                return Int32(k)
+            }
+            if functions[k].name == name {
+                setUpPosition = k + 1
+                return Int32(k)
+            }
+            setUpPosition = nil   // out of step with the first host: by name from here on
+        }
+        if ids == nil {
+            // The first occurrence of each name wins, as a lookup would have found it.
+            var made = [String: Int32](minimumCapacity: functions.count + 64)
+            for (i, f) in functions.enumerated() where made[f.name] == nil { made[f.name] = Int32(i) }
+            ids = made
+        }
         // One hash of the name: the dictionary's modify accessor finds the
         // entry or inserts the next id in one lookup.
         let next = Int32(functions.count)
-        let id = found(&ids[name, default: next])
+        let id = found(&ids![name, default: next])
         if id == next { functions.append((name, body)) }
         return id
     }
     @inline(__always) private static func found(_ v: inout Int32) -> Int32 { v }
+
+    /// A host starts (or ends) setting its library up: see ``id(_:_:)``.
+    static func beginSetUp() { setUpPosition = 0 }
+    static func endSetUp() { setUpPosition = nil }
 
     static func install() {
         tl_set_dispatch(luaDispatch, luaRelease)

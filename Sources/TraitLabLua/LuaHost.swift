@@ -168,6 +168,8 @@ public final class LuaHost {
         memoryMeter = BudgetMeter(memoryBudget)
         configure(world)
         createRegistryTables()
+        LuaFunctions.beginSetUp()
+        defer { LuaFunctions.endSetUp() }
         try installLibrary()
         if options.sandbox { try applySandbox() }
     }
