@@ -60,15 +60,15 @@ extension LuaHost {
         return false
     }
 
-    /// Loads color_cache.lua and makes the tables promoted colours share.
-    /// Leaves the stack as it was.
+    /// Loads color_cache.lua and makes the tables promoted colours share
+    /// (on the first answer a colour keeps). Leaves the stack as it was.
     func installColorCache() throws {
         let base = L.top
         defer { L.setTop(base) }
         try loadEmbedded("color_cache")
         guard tl_pcall(L, 0, 1) == LUA_OK else { throw LuaError.message("cannot load the colour cache: \(popError())") }
         guard lua_type(L, -1) == LUA_TFUNCTION else { throw LuaError.message("the colour cache module returned no function") }
-        colorCache.factory = L.ref()
+        let factory = L.ref()
         L.newTable()
         L.push("k"); L.rawSet(-2, "__mode")
         colorCache.weakKeys = L.ref()
@@ -83,6 +83,7 @@ extension LuaHost {
         colorCache.fieldsMeta = L.ref()
         L.pushFunction(LuaFunctions.id("Color:resolvedColor", LuaHost.resolveColor))
         colorCache.ask = L.ref()
+        colorCache.factory = factory   // (last: what keepResolution checks)
     }
 
     /// Whether the collection object at `i` is a tracking object (automatic
@@ -100,8 +101,12 @@ extension LuaHost {
         let color = L.absIndex(color), collection = L.absIndex(collection), resolved = L.absIndex(resolved)
         let base = L.top
         defer { L.setTop(base) }
-        guard case .named(let named)? = L.box(color, as: ColorBox.self)?.value,
-              colorCache.factory != LUA_NOREF else { return }
+        guard case .named(let named)? = L.box(color, as: ColorBox.self)?.value else { return }
+        // Loaded on first use (not at every start); a colour that cannot
+        // have it (no memory, a hook's error) just keeps nothing.
+        if colorCache.factory == LUA_NOREF {
+            guard (try? installColorCache()) != nil, colorCache.factory != LUA_NOREF else { return }
+        }
         if lua_getiuservalue(L, color, 1) != LUA_TTABLE {
             L.pop()
             // The kept answers, weak in their keys (a collection object).

@@ -60,21 +60,24 @@ extension LuaHost {
     // MARK: - Classes
 
     func installEnvironmentClasses(into ui: Int32) {
+        // The properties (name -> number), and what __newindex sends to
+        // Swift: the properties, and callbacks (whose bits an update reads
+        // instead of looking the name up). Each name is made once, for both.
         let properties = EnvironmentProperty.allCases
-        L.newTable(nrec: Int32(clamping: properties.count))
-        for (i, p) in properties.enumerated() {
-            L.push(i + 1)
-            L.rawSet(-2, p.key)
-        }
-        refs.properties = L.ref()
-        // What __newindex sends to Swift: properties, and callbacks (whose bits
-        // an update reads instead of looking the name up).
         let callbacks = ["traitCollectionDidChange"] + LifecycleEvent.allCases.map(\.rawValue)
+        L.newTable(nrec: Int32(clamping: properties.count))
+        let propertyTable = L.top
         L.newTable(nrec: Int32(clamping: properties.count + callbacks.count))
         for (i, p) in properties.enumerated() {
+            L.push(p.key)
             L.push(i + 1)
-            L.rawSet(-2, p.key)
+            L.pushValue(-2)
+            L.pushValue(-2)
+            lua_rawset(L, propertyTable)
+            lua_rawset(L, -3)
         }
+        lua_rotate(L, -2, 1)   // (the property table on top)
+        refs.properties = L.ref()
         // (Every callback name: some share a bit, so callbackNames lists only one of them.)
         for name in callbacks {
             L.push(true)

@@ -29,7 +29,8 @@ extension LuaHost {
             return 1
         })
         installColorMeta()
-        try installColorCache()
+        // (The colour cache, color_cache.lua, is loaded when a colour first
+        // keeps an answer: keepResolution.)
 
         L.newTable()
         let lib = L.top
