@@ -59,6 +59,27 @@ let targetsKey = "__targets"
 extension LuaHost {
     // MARK: - Classes
 
+    /// The names `ui` gives its environment classes.
+    static let environmentClassNames: Set<String> = [
+        "Screen", "WindowScene", "View", "ImageView", "Label", "Window",
+        "ViewController", "HostingController", "PresentationController",
+    ]
+
+    /// Makes the environment classes (`ui.View` and the rest) if they are not
+    /// made yet: at the first read of one from `ui`, `pairs(ui)`, or the first
+    /// environment pushed to Lua (a script that never touches them, like
+    /// `traitlab -e ''`, never pays for them). Leaves the stack as it was.
+    package func ensureEnvironmentClasses() {
+        guard refs.pendingUI != LUA_NOREF else { return }
+        let ref = refs.pendingUI
+        refs.pendingUI = LUA_NOREF   // (first: pushing the main screen below comes back here)
+        let base = L.top
+        L.registryTable(ref)
+        installEnvironmentClasses(into: L.top)
+        L.setTop(base)
+        L.unref(ref)
+    }
+
     func installEnvironmentClasses(into ui: Int32) {
         // The properties (name -> number), and what __newindex sends to
         // Swift: the properties, and callbacks (whose bits an update reads

@@ -67,7 +67,10 @@ extension LuaHost {
     private func installUI() {
         L.newTable()
         let ui = L.top
-        installEnvironmentClasses(into: ui)
+        // The environment classes (ui.View and the rest, a fifth of start-up)
+        // are made when first needed: ensureEnvironmentClasses.
+        L.pushValue(ui)
+        refs.pendingUI = L.ref()
         installTypeLibrary(into: ui)
         func fn(_ name: String, _ body: @escaping LuaFunction) { setFunction(ui, "ui", name, body) }
         fn("update") { c in
@@ -75,6 +78,9 @@ extension LuaHost {
             return 0
         }
         fn("stats") { c in
+            // A world always has its main screen (the engine makes it on
+            // first use; ui.Screen.main, once read, holds it): counted.
+            _ = c.host.world.mainScreen
             let s = c.host.world.stats
             let fields: [(String, Int)] = [
                 ("environments", s.environments), ("traitUpdates", s.traitUpdates), ("handlersCalled", s.handlersCalled),
@@ -163,6 +169,13 @@ extension LuaHost {
         // ui.hierarchyMode is a property: reads and writes go through the metatable.
         L.newTable()
         L.pushFunction(LuaFunctions.id("ui.index", { c in
+            // A class not made yet (ui.View, ...): made now, with the others.
+            if c.host.refs.pendingUI != LUA_NOREF, let k = c.L.string(2), LuaHost.environmentClassNames.contains(k) {
+                c.host.ensureEnvironmentClasses()
+                c.L.setTop(2)
+                lua_rawget(c.L, 1)
+                return 1
+            }
             // ui.devices: a fresh list at each read (the catalogue's names, as
             // the layout guidelines list them), so no script changes what
             // another part of the run reads.
@@ -180,6 +193,14 @@ extension LuaHost {
         }))
         L.rawSet(-2, "__index")
         L.pushFunction(LuaFunctions.id("ui.newindex", { c in
+            // (A class's name written before the classes are made: they are
+            // made first, so the write is what stays.)
+            if c.host.refs.pendingUI != LUA_NOREF, let k = c.L.string(2), LuaHost.environmentClassNames.contains(k) {
+                c.host.ensureEnvironmentClasses()
+                c.L.setTop(3)
+                lua_rawset(c.L, 1)
+                return 0
+            }
             // Like any Lua library table, ui takes new fields; only hierarchyMode is special.
             guard c.L.string(2) == "hierarchyMode" else {
                 if c.L.string(2) == "devices" { throw LuaError.message("ui.devices is read-only (the device catalogue)") }
@@ -199,6 +220,15 @@ extension LuaHost {
             return 0
         }))
         L.rawSet(-2, "__newindex")
+        // pairs(ui) lists the classes too (made first if they are not yet).
+        L.pushFunction(LuaFunctions.id("ui.pairs", { c in
+            c.host.ensureEnvironmentClasses()
+            c.L.registryGet(c.host.refs.next)
+            c.L.pushValue(1)
+            c.L.pushNil()
+            return 3
+        }))
+        L.rawSet(-2, "__pairs")
         L.push("ui"); L.rawSet(-2, "__metatable")
         lua_setmetatable(L, ui)
         // ui.Color

@@ -112,6 +112,9 @@ public final class LuaHost {
         var next: Int32 = LUA_NOREF         // the standard `next`, for __pairs
         var dynamicColorFunctions: Int32 = LUA_NOREF  // id -> function (weak values)
         var baseClasses: [EnvironmentKind: Int32] = [:]
+        /// The `ui` table, while its environment classes are not made yet
+        /// (``ensureEnvironmentClasses()``); LUA_NOREF once they are.
+        var pendingUI: Int32 = LUA_NOREF
     }
 
     /// Creates a state of its own with the standard libraries and TraitLab's globals.
@@ -171,7 +174,8 @@ public final class LuaHost {
         LuaFunctions.beginSetUp()
         defer { LuaFunctions.endSetUp() }
         try installLibrary()
-        if options.sandbox { try applySandbox() }
+        // (Under the sandbox the library is whole before it is wrapped.)
+        if options.sandbox { ensureEnvironmentClasses(); try applySandbox() }
     }
 
     /// What every world of this host starts with (the first and each reset).
@@ -493,6 +497,7 @@ public final class LuaHost {
             return
         }
         L.pop()
+        ensureEnvironmentClasses()
         let classIndex: Int32
         if let classTable {
             classIndex = L.absIndex(classTable)

@@ -731,7 +731,7 @@ extension LuaHost {
         // `tc[color]`: the colour resolved for this collection, as
         // `color:resolvedColor(tc)` gives it; a named colour's answer is kept
         // in the object's cache like a trait's value, so the next
-        // `tc[color]` is one table read (docs/guide.md, "Colours").
+        // `tc[color]` is one table read (docs/guide.md, "Colours and images").
         if let box = L.box(2, as: ColorBox.self) {
             let keep = try pushResolved(box, for: tc, tracking: !cache || isTrackingObject(1))
             if keep && cache && !world.readIsTracked(in: tc) { tl_collection_keep(L, 1, 2, L.top) }

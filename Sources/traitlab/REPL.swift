@@ -47,6 +47,8 @@ final class REPL {
         interpreter.reportsProgramName = false
         interpreter.style = style
         interpreter.keepsInterruptHandler = true
+        // Completion walks raw tables: ui's classes are made before it looks.
+        host.ensureEnvironmentClasses()
         activeCompleter = Completer(host: host)
         if reader is EditLineReader {
             writeOut(style.dim("Type :help for commands and keys, Ctrl-D to quit.") + "\n")

@@ -99,7 +99,7 @@ describe("named colours resolved again", function()
 end)
 
 -- `tc[color]` is `color:resolvedColor(tc)` written from the collection's side
--- (docs/guide.md, "Colours"): the same answers, kept per collection object
+-- (docs/guide.md, "Colours and images"): the same answers, kept per collection object
 -- the same way, never kept where UIKit records the read or runs a provider.
 describe("a collection indexed by a colour", function()
   local dark = traits.collection { userInterfaceStyle = "dark" }
