@@ -121,8 +121,13 @@ extension LuaHost {
         func make(_ name: String, _ kind: EnvironmentKind, parent: Int32, _ methods: [(String, LuaFunction)]) -> Int32 {
             let ref = makeClass(name: name, kind: kind, parent: parent, methods: methods)
             refs.baseClasses[kind] = ref
-            L.registryTable(ref)
-            L.rawSet(ui, name)
+            // (What a script stored under the name with rawset before the
+            // classes were made stays, as it would have replaced the class.)
+            if L.rawGet(ui, name) == LUA_TNIL {
+                L.registryTable(ref)
+                L.rawSet(ui, name)
+            }
+            L.pop()
             return ref
         }
         let screen = make("Screen", .screen, parent: base, [

@@ -423,6 +423,20 @@ holds "ui.Observable's errors name the caller's line" '[ $RC -eq 1 ] && [[ $ERR 
 run_apart "$TL" --sandbox -e 'ui.Observable(5)'
 holds "--sandbox: ui.Observable is the module's new, as before" '[ $RC -eq 1 ] && [[ $ERR == *"traitlab.observable:"*"in field '"'"'Observable'"'"'"* ]]'
 
+# ---------------------------------------------------------------- ui's classes on first use
+# (ui.View and the other environment classes are made at the first read of
+# one through ui, pairs(ui), or the first object pushed to Lua; what a script
+# sees through ui is the same as when they were made at start.)
+run_apart "$TL" -e 'print(rawget(ui, "View") == nil, ui.View ~= nil, rawget(ui, "View") == ui.View, ui.Label.name == nil, tostring(ui.Window))'
+holds "ui.View is made at its first read" '[ $RC -eq 0 ] && [ "$OUT" = "true	true	true	true	class Window" ]'
+run_apart "$TL" -e 'local n = 0; for k, v in pairs(ui) do if k == "ViewController" or k == "Screen" then n = n + 1 end end; print(n)'
+holds "pairs(ui) lists the classes before any was read" '[ $RC -eq 0 ] && [ "$OUT" = "2" ]'
+run_apart "$TL" -e 'local s = ui.find("nothing"); print(s, ui.stats().environments, rawget(ui, "Screen") == nil)' -e 'local v = ui.Screen.main; print(v.name, rawget(ui, "Screen") ~= nil)'
+holds "ui.stats counts the main screen before any class is made" '[ $RC -eq 0 ] && [ "$OUT" = "nil	1	true
+main	true" ]'
+run_apart "$TL" -e 'rawset(ui, "Label", "mine"); ui.Window = 5; local v = ui.View {}; print(ui.Label, ui.Window, tostring(ui.View))'
+holds "a name a script set before the classes were made keeps its value" '[ $RC -eq 0 ] && [ "$OUT" = "mine	5	class View" ]'
+
 # ---------------------------------------------------------------- lua.c parity
 # Ctrl-C in a script is lua.c's laction: one "interrupted!" error, which pcall catches.
 cat > ctrlc.lua <<'LUA'
