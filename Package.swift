@@ -85,11 +85,14 @@ let package = Package(
                 // it needs, with it (scripts/link/libstdc++.so); see docs/performance.md.
                 .unsafeFlags(["-static-stdlib", "-L", Context.packageDirectory + "/scripts/link"],
                              .when(configuration: .release)),
+                // libgcc's unwinder linked in too (-static-libgcc): one shared
+                // object fewer to find, map and relocate at every start, 8% of
+                // the time of `traitlab -e ''` (docs/performance.md).
                 // A position-dependent executable: its ~21,000 relative
                 // relocations (Swift's metadata) are resolved when it is
                 // linked, not written at every start (a quarter of the page
                 // faults of `traitlab -e ''`; docs/performance.md).
-                .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
+                .unsafeFlags(["-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc"], .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         // `traitlab swift export`: Swift source from run-time definitions.
