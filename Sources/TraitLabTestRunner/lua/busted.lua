@@ -357,24 +357,30 @@ local function extend(busted)
   -- Once spec code has unwound, busted publishes what happened: helpers and
   -- output handlers (code from outside busted) must not be stopped then.
   local publish = busted.publish
+  local function resumed(paused, ...)
+    tl.resume_stop(paused)
+    return ...
+  end
   busted.publish = function(channel, element, parent, message, ...)
     local paused = tl.pause()
+    -- (Most events carry no message: passed on as they are, with no copy
+    -- of their arguments; a matrix's parent publishes every test's.)
+    if type(message) ~= 'string' then return resumed(paused, publish(channel, element, parent, message, ...)) end
     -- Lua calls no message handler for a memory error, so busted places it
     -- where it noticed it (in this driver): place it at the spec element.
-    if type(message) == 'string' and message:match('^traitlab%.busted[%w_]*:%d+: not enough memory$') then
+    if message:match('^traitlab%.busted[%w_]*:%d+: not enough memory$') then
       local trace = type(element) == 'table' and element.trace
       message = (trace and (trace.short_src .. ':' .. trace.currentline .. ': ') or '') .. 'not enough memory'
                 .. (opts.memory and (' (--memory-limit of %d bytes per file)'):format(opts.memory) or '')
     end
+    if channel[1] ~= 'error' and channel[1] ~= 'failure' then
+      return resumed(paused, publish(channel, element, parent, message, ...))
+    end
     local n = select('#', ...)
     local rest = table.pack(...)
-    if (channel[1] == 'error' or channel[1] == 'failure') and type(message) == 'string' then
-      message, rest[1] = oneTraceback(message, rest[1])
-      n = math.max(n, 1)
-    end
-    local ret = table.pack(publish(channel, element, parent, message, unpack(rest, 1, n)))
-    tl.resume_stop(paused)
-    return unpack(ret, 1, ret.n)
+    message, rest[1] = oneTraceback(message, rest[1])
+    n = math.max(n, 1)
+    return resumed(paused, publish(channel, element, parent, message, unpack(rest, 1, n)))
   end
 
   -- The closing line counts what busted reports (and, in a matrix, each
