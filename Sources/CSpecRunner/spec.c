@@ -6,6 +6,7 @@
 #include "CSpecRunner.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,23 +68,60 @@ void tl_spec_stop(lua_State *L, const char *message) {
 // ldblib.c's db_traceback (Lua 5.4.4) with the same text: the names of the
 // functions on the stack are found in ONE walk over package.loaded, in
 // findfield's order (the first match wins, a module's own fields right after
-// it), and luaL_traceback then runs against a loaded table holding just
-// those names.
+// it; a field is compared with the stack's few functions by address, and the
+// walk stops once each has a name), and luaL_traceback then runs against a
+// loaded table holding just those names.
 
 #define TL_MAX_TRACE_LEVELS 64
 
-// Stack: ..., wanted (function -> true), names (function -> name). Records
-// `name` for the value on top if it is wanted and not named yet. Pops it.
-static void tl_trace_note(lua_State *L, int wanted, int names, const char *prefix, int key) {
-    if (lua_rawget(L, wanted) == LUA_TNIL) { lua_pop(L, 1); return; }   // pops the value copy
-    lua_pop(L, 1);
-    lua_pushvalue(L, -1);
-    if (lua_rawget(L, names) != LUA_TNIL) { lua_pop(L, 1); return; }
-    lua_pop(L, 1);
-    lua_pushvalue(L, -1);                      // the value
+// The functions on the stack, by identity (lua_topointer gives a closure's
+// object or a light C function's address: equal exactly when lua_rawequal
+// says two functions are), and which of them have a name yet.
+// Looked up by address in a small open-addressing table (every field of
+// every module is looked up: a scan of ~30 functions was a third of the walk).
+#define TL_WANTED_SLOTS 256   // (a power of two, more than twice the levels)
+typedef struct {
+    const void *fn[TL_MAX_TRACE_LEVELS];
+    char named[TL_MAX_TRACE_LEVELS];
+    unsigned char slot[TL_WANTED_SLOTS];   // index + 1 into fn, or 0
+    int n, left;
+} tl_wanted;
+
+static unsigned tl_wanted_hash(const void *p) {
+    return (unsigned)((((uintptr_t)p >> 4) * (uintptr_t)0x9E3779B97F4A7C15u) >> (sizeof(uintptr_t) * 8 - 8));
+}
+
+static int tl_wanted_index(const tl_wanted *w, const void *p) {
+    for (unsigned h = tl_wanted_hash(p);; h = (h + 1) & (TL_WANTED_SLOTS - 1)) {
+        int i = w->slot[h];
+        if (i == 0) return -1;
+        if (w->fn[i - 1] == p) return i - 1;
+    }
+}
+
+static void tl_wanted_add(tl_wanted *w, const void *p) {
+    unsigned h = tl_wanted_hash(p);
+    while (w->slot[h]) h = (h + 1) & (TL_WANTED_SLOTS - 1);
+    w->named[w->n] = 0;
+    w->fn[w->n] = p;
+    w->slot[h] = (unsigned char)(++w->n);
+}
+
+// The value on top is the value of a field whose string key is at `key`
+// (a module's field when `prefix` is its module's name): if it is a
+// function on the stack with no name yet, fake[name] = it. Leaves the
+// stack as it was.
+static void tl_trace_note(lua_State *L, tl_wanted *w, int fake, const char *prefix, int key) {
+    if (lua_type(L, -1) != LUA_TFUNCTION) return;   // (only functions are on a stack)
+    int i = tl_wanted_index(w, lua_topointer(L, -1));
+    if (i < 0 || w->named[i]) return;
+    key = lua_absindex(L, key);
     if (prefix) lua_pushfstring(L, "%s.%s", prefix, lua_tostring(L, key));
     else lua_pushvalue(L, key);
-    lua_rawset(L, names);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, fake);
+    w->named[i] = 1;
+    w->left--;
 }
 
 static int tl_traceback_body(lua_State *L) {
@@ -92,47 +130,47 @@ static int tl_traceback_body(lua_State *L) {
     const char *msg = lua_tostring(L, 2);
     int level = (int)lua_tointeger(L, 3);
     lua_settop(L, 4);
-    lua_newtable(L);                           // 5: wanted
-    lua_newtable(L);                           // 6: names
+    luaL_checkstack(L, TL_MAX_TRACE_LEVELS + 16, "traceback");
+    tl_wanted w;
+    w.n = 0;
+    memset(w.slot, 0, sizeof w.slot);
     lua_Debug ar;
+    // The functions on the stack (kept on this one while the walk runs, so
+    // no address is reused), each once.
     for (int l = level; l < level + TL_MAX_TRACE_LEVELS && lua_getstack(L1, l, &ar); l++) {
         lua_getinfo(L, "f", &ar);              // as pushglobalfuncname does
-        lua_pushboolean(L, 1);
-        lua_rawset(L, 5);
+        const void *p = lua_topointer(L, -1);
+        if (tl_wanted_index(&w, p) >= 0) { lua_pop(L, 1); continue; }
+        tl_wanted_add(&w, p);
     }
+    w.left = w.n;
     int deep = lua_getstack(L1, level + TL_MAX_TRACE_LEVELS, &ar);
     if (!deep) {
-        // One walk in findfield's order (level 2).
+        // The loaded table luaL_traceback will see: { [name] = function }.
+        lua_newtable(L);
+        int fake = lua_gettop(L);
+        // One walk in findfield's order (level 2): each entry, then its
+        // fields if it is a table; the first name of each function wins,
+        // and the walk ends when every function has one.
         lua_pushnil(L);
         while (lua_next(L, 4)) {
             if (lua_type(L, -2) == LUA_TSTRING) {
-                int key = lua_gettop(L) - 1;
-                lua_pushvalue(L, -1);
-                tl_trace_note(L, 5, 6, NULL, key);
-                if (lua_istable(L, -1)) {
-                    const char *module = lua_tostring(L, key);
+                tl_trace_note(L, &w, fake, NULL, -2);
+                if (w.left > 0 && lua_istable(L, -1)) {
+                    const char *module = lua_tostring(L, -2);
                     int t = lua_gettop(L);
                     lua_pushnil(L);
                     while (lua_next(L, t)) {
-                        if (lua_type(L, -2) == LUA_TSTRING) {
-                            lua_pushvalue(L, -1);
-                            tl_trace_note(L, 5, 6, module, lua_gettop(L) - 2);
-                        }
+                        if (lua_type(L, -2) == LUA_TSTRING) tl_trace_note(L, &w, fake, module, -2);
                         lua_pop(L, 1);
+                        if (w.left == 0) { lua_pop(L, 1); break; }   // (the inner key)
                     }
                 }
             }
             lua_pop(L, 1);
+            if (w.left == 0) { lua_pop(L, 1); break; }   // (the outer key)
         }
-        // The loaded table luaL_traceback sees: { [name] = function }.
-        lua_newtable(L);                       // 7
-        lua_pushnil(L);
-        while (lua_next(L, 6)) {
-            lua_pushvalue(L, -1);              // name
-            lua_pushvalue(L, -3);              // function
-            lua_rawset(L, 7);
-            lua_pop(L, 1);
-        }
+        lua_pushvalue(L, fake);
         lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     }
     // (A stack deeper than the levels collected keeps the real table: rare,

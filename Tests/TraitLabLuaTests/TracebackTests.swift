@@ -64,6 +64,19 @@ final class TracebackTests: XCTestCase {
         local shared = function(f) return f() end
         package.loaded.aaa = { one = shared, two = shared }
         shared(function() check("shared function", "s") end)
+        -- A function loaded as a module of its own (a level-1 match) and as a
+        -- field; a module field replaced while it runs (as a stub does); the
+        -- same function at several levels of the stack.
+        local top = function(f) return f() end
+        package.loaded.zzztop = top
+        package.loaded.bbb = { alias = top }
+        top(function() check("a module that is a function", "m") end)
+        local replaced = function(f) return f() end
+        package.loaded.ccc = { run = replaced }
+        replaced(function() package.loaded.ccc.run = print; check("a field replaced while on the stack", "r") end)
+        local function twice(n, f) if n == 0 then return f() end return (twice(n - 1, f)) end
+        twice(3, function() check("one function at several levels", "t") end)
+        package.loaded.zzztop, package.loaded.bbb, package.loaded.ccc = nil, nil, nil
         return #mismatches == 0 and "same" or table.concat(mismatches, "\n\n")
         """#
         if let e = h.run(script, name: "=traceback_test", results: 1) { return XCTFail(e) }
