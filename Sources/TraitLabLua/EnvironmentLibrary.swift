@@ -73,6 +73,7 @@ extension LuaHost {
         guard refs.pendingUI != LUA_NOREF else { return }
         let ref = refs.pendingUI
         refs.pendingUI = LUA_NOREF   // (first: pushing the main screen below comes back here)
+        _ = lua_checkstack(L, 64)    // (called from wherever an environment is first pushed)
         let base = L.top
         L.registryTable(ref)
         installEnvironmentClasses(into: L.top)

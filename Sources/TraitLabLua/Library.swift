@@ -170,7 +170,8 @@ extension LuaHost {
         L.newTable()
         L.pushFunction(LuaFunctions.id("ui.index", { c in
             // A class not made yet (ui.View, ...): made now, with the others.
-            if c.host.refs.pendingUI != LUA_NOREF, let k = c.L.string(2), LuaHost.environmentClassNames.contains(k) {
+            if c.host.refs.pendingUI != LUA_NOREF, lua_type(c.L, 1) == LUA_TTABLE, let k = c.L.string(2),
+               LuaHost.environmentClassNames.contains(k) {
                 c.host.ensureEnvironmentClasses()
                 c.L.setTop(2)
                 lua_rawget(c.L, 1)
@@ -196,6 +197,7 @@ extension LuaHost {
             // (A class's name written before the classes are made: they are
             // made first, so the write is what stays.)
             if c.host.refs.pendingUI != LUA_NOREF, let k = c.L.string(2), LuaHost.environmentClassNames.contains(k) {
+                try c.table(1)   // (the metamethod may be called with anything, through the debug library)
                 c.host.ensureEnvironmentClasses()
                 c.L.setTop(3)
                 lua_rawset(c.L, 1)

@@ -436,6 +436,10 @@ holds "ui.stats counts the main screen before any class is made" '[ $RC -eq 0 ] 
 main	true" ]'
 run_apart "$TL" -e 'rawset(ui, "Label", "mine"); ui.Window = 5; local v = ui.View {}; print(ui.Label, ui.Window, tostring(ui.View))'
 holds "a name a script set before the classes were made keeps its value" '[ $RC -eq 0 ] && [ "$OUT" = "mine	5	class View" ]'
+run_apart "$TL" -e 'local mt = debug.getmetatable(ui); print(pcall(mt.__index, 5, "View")); print((pcall(mt.__newindex, 5, "View", 1))); print(select("#", mt.__pairs(true)), tostring(ui.View))'
+holds "ui's metamethods called with a forged self are errors or nothing, never a crash" '[ $RC -eq 0 ] && [ "$OUT" = "true	nil
+false
+3	class View" ]'
 
 # ---------------------------------------------------------------- lua.c parity
 # Ctrl-C in a script is lua.c's laction: one "interrupted!" error, which pcall catches.
