@@ -11,6 +11,49 @@ local function window_with_root()
   return scene, window, root
 end
 
+-- The two ways to resolve a colour for a collection.
+local function by_method(c, tc) return c:resolvedColor(tc) end
+local function by_index(c, tc) return tc[c] end
+
+-- WWDC23 "Unleash the UIKit trait system": inside layoutSubviews "UIKit
+-- records which traits you access"; a colour resolved against the view's
+-- traitCollection there depends on the traits the colour reads, whether or
+-- not an answer was kept for that collection outside tracking.
+local function check_tracked_resolution(resolve)
+  local scene, _, root = window_with_root()
+  local laid, seen = 0, nil
+  local c = ui.Color.systemBackground
+  local v = ui.View {
+    layoutSubviews = function(self)
+      laid = laid + 1
+      seen = tostring(resolve(c, self.traitCollection))
+    end,
+  }
+  root.view:addSubview(v)
+  ui.update()
+  assert.are.equal(1, laid)
+  resolve(c, v.traitCollection)   -- kept outside tracking
+  scene.traitOverrides.userInterfaceStyle = "dark"
+  ui.update()
+  assert.are.equal(2, laid)
+  assert.are.equal("#000000", seen)
+  scene.traitOverrides.legibilityWeight = "bold"   -- not a trait the colour reads
+  ui.update()
+  assert.are.equal(2, laid)
+end
+
+-- Colours that kept answers are collected (the cycles are inside Lua).
+local function check_colours_collected(resolve)
+  local weak = setmetatable({}, { __mode = "k" })
+  for _ = 1, 50 do
+    local c = ui.Color.systemBlue
+    resolve(c, traits.collection { userInterfaceStyle = "dark" })
+    weak[c] = true
+  end
+  collectgarbage(); collectgarbage()
+  assert.are.equal(nil, next(weak))
+end
+
 describe("named colours resolved again", function()
   local dark = traits.collection { userInterfaceStyle = "dark" }
   local light = traits.collection { userInterfaceStyle = "light" }
@@ -61,40 +104,11 @@ describe("named colours resolved again", function()
   end)
 
   it("lets colours that kept answers be collected (a cycle inside Lua)", function()
-    local weak = setmetatable({}, { __mode = "k" })
-    for _ = 1, 50 do
-      local c = ui.Color.systemBlue
-      c:resolvedColor(dark)
-      weak[c] = true
-    end
-    collectgarbage(); collectgarbage()
-    assert.are.equal(nil, next(weak))
+    check_colours_collected(by_method)
   end)
 
-  -- WWDC23 "Unleash the UIKit trait system": inside layoutSubviews "UIKit
-  -- records which traits you access"; a colour resolved against the view's
-  -- traitCollection there depends on the traits the colour reads.
   it("records a tracked resolution every time, kept answers or not", function()
-    local scene, _, root = window_with_root()
-    local laid, seen = 0, nil
-    local c = ui.Color.systemBackground
-    local v = ui.View {
-      layoutSubviews = function(self)
-        laid = laid + 1
-        seen = tostring(c:resolvedColor(self.traitCollection))
-      end,
-    }
-    root.view:addSubview(v)
-    ui.update()
-    assert.are.equal(1, laid)
-    c:resolvedColor(v.traitCollection)   -- kept outside tracking
-    scene.traitOverrides.userInterfaceStyle = "dark"
-    ui.update()
-    assert.are.equal(2, laid)
-    assert.are.equal("#000000", seen)
-    scene.traitOverrides.legibilityWeight = "bold"   -- not a trait the colour reads
-    ui.update()
-    assert.are.equal(2, laid)
+    check_tracked_resolution(by_method)
   end)
 end)
 
@@ -164,29 +178,8 @@ describe("a collection indexed by a colour", function()
     assert.are.equal("#000000", tostring(root.view.traitCollection[c]))
   end)
 
-  -- WWDC23 "Unleash the UIKit trait system": inside layoutSubviews "UIKit
-  -- records which traits you access".
   it("records the traits a colour reads inside a tracked callback", function()
-    local scene, _, root = window_with_root()
-    local laid, seen = 0, nil
-    local c = ui.Color.systemBackground
-    local v = ui.View {
-      layoutSubviews = function(self)
-        laid = laid + 1
-        seen = tostring(self.traitCollection[c])
-      end,
-    }
-    root.view:addSubview(v)
-    ui.update()
-    assert.are.equal(1, laid)
-    local _ = v.traitCollection[c]   -- kept outside tracking
-    scene.traitOverrides.userInterfaceStyle = "dark"
-    ui.update()
-    assert.are.equal(2, laid)
-    assert.are.equal("#000000", seen)
-    scene.traitOverrides.legibilityWeight = "bold"   -- not a trait the colour reads
-    ui.update()
-    assert.are.equal(2, laid)
+    check_tracked_resolution(by_index)
   end)
 
   it("refuses what is neither a trait nor a colour, as before", function()
@@ -195,14 +188,6 @@ describe("a collection indexed by a colour", function()
   end)
 
   it("lets colours kept by a collection be collected with it", function()
-    local weak = setmetatable({}, { __mode = "k" })
-    for _ = 1, 50 do
-      local tc = traits.collection { userInterfaceStyle = "dark" }
-      local c = ui.Color.systemBlue
-      local _ = tc[c]
-      weak[c] = true
-    end
-    collectgarbage(); collectgarbage()
-    assert.are.equal(nil, next(weak))
+    check_colours_collected(by_index)
   end)
 end)
