@@ -9,18 +9,8 @@
 # Builds the fixture package (.build-swift-export). Last line: "N passed, N failed".
 set -u
 
-TL=${1:?usage: swift_export_test.sh path/to/traitlab}
-case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-cd "$root"
-source Tests/cli/lib/expect.sh
-out=""
-[ -x "$TL" ] || { bad "not executable: $TL"; finish; exit 1; }
-command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
-unset TRAITLAB_PLUGIN_PATH
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib/swift.sh"
+swift_test_start swift_export_test.sh "${1-}"
 # run_apart and holds: Tests/cli/lib/expect.sh (60 s at most a run).
 
 plugins=(examples/plugins/theme.lua examples/plugins/featureflags.lua Tests/fixtures/swift/kinds.lua Tests/fixtures/swift/hostile.lua)

@@ -19,20 +19,9 @@
 # Last line: "N passed, N failed".
 set -u
 
-TL=${1:?usage: swift_roundtrip_test.sh path/to/traitlab}
-case $TL in /*) ;; *) TL="$PWD/$TL" ;; esac
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-cd "$root"
-source Tests/cli/lib/expect.sh
-out=""
-[ -x "$TL" ] || { bad "not executable: $TL"; finish; exit 1; }
-command -v swift >/dev/null || export PATH="/opt/swift/usr/bin:$PATH"
-unset TRAITLAB_PLUGIN_PATH TRAITLAB_SWIFT_IMPORT
+source "$(dirname "$0")/lib/swift.sh"
+swift_test_start swift_roundtrip_test.sh "${1-}" TRAITLAB_SWIFT_IMPORT
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-source Tests/cli/lib/swift_import.sh
 use_swift_import
 
 # --- Golden round trips --------------------------------------------------------

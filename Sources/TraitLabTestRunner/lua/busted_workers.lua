@@ -124,30 +124,21 @@ local replayable = {
   error = true, failure = true, pending = true,
 }
 
-local function channelOf(c)
-  if type(c) ~= 'table' or type(c[1]) ~= 'string' then return nil end
-  local allowed = replayable[c[1]]
-  if allowed == true then
-    if c[2] ~= nil and type(c[2]) ~= 'string' then return nil end
-    return { c[1], c[2] }
-  elseif allowed and allowed[c[2]] then
-    return { c[1], c[2] }
-  end
-  return nil
-end
-
--- (A run publishes a few channels many times: each is checked once, and
--- every publish gets a table of its own, as busted's own calls make one.)
-local channels = {}
+-- The channel a record names, if the recorder may send it (a table of its
+-- own for each publish, as busted's own calls make one); whether a name may
+-- be replayed is decided once per name (a run publishes a few channels many
+-- times).
+local replayed = {}
 local function channelFor(c)
   if type(c) ~= 'table' or type(c[1]) ~= 'string' or (c[2] ~= nil and type(c[2]) ~= 'string') then return nil end
   local key = c[2] == nil and c[1] or c[1] .. '\0' .. c[2]
-  local known = channels[key]
-  if known == nil then
-    known = channelOf(c) or false
-    channels[key] = known
+  local ok = replayed[key]
+  if ok == nil then
+    local allowed = replayable[c[1]]
+    ok = allowed == true or (type(allowed) == 'table' and allowed[c[2]] == true)
+    replayed[key] = ok
   end
-  return known and { known[1], known[2] } or nil
+  return ok and { c[1], c[2] } or nil
 end
 
 -- (Field by field: a loop over their names was a tenth of publishing.)
