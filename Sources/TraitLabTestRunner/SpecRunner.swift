@@ -43,6 +43,10 @@ public struct BustedRun {
     /// matrix) in processes forked from itself once busted is loaded: the
     /// file listing the groups.
     public var workerPlan: String?
+    /// Set in such a worker: the write end of its parent's notification
+    /// pipe, a byte written to it as each group ends (so that the parent
+    /// publishes that group's files at once, without polling).
+    public var workerNotify: Int32?
     /// The `traitlab test` arguments a worker gets (all but -j).
     public var workerArguments: [String] = []
     public init() {}
@@ -214,6 +218,11 @@ final class DriverState {
     var stopMessage: String?
     var timeout: Double = 0
     var savedStdout: Int32 = -1
+    /// The parent of workers: a pipe its workers write a byte to as each of
+    /// their groups ends (made at the first spawn; both ends non-blocking,
+    /// the read end closed on exec).
+    var notifyRead: Int32 = -1
+    var notifyWrite: Int32 = -1
 
     init(deadline: SpecDeadline?, executable: String) {
         self.deadline = deadline
@@ -440,6 +449,17 @@ extension LuaHost {
                 argv.append(c.L.string(-1) ?? "")
                 c.L.pop()
             }
+            if d.notifyRead < 0 {
+                var fds: [Int32] = [-1, -1]
+                if pipe(&fds) == 0 {
+                    d.notifyRead = fds[0]
+                    d.notifyWrite = fds[1]
+                    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+                    _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+                }
+            }
+            if d.notifyWrite >= 0, argv.contains("--worker-plan") { argv.append("--worker-notify=\(d.notifyWrite)") }
             var pid: pid_t = 0
             let cArgs = argv.map { strdup($0) } + [nil]
             defer { cArgs.forEach { free($0) } }
@@ -460,12 +480,31 @@ extension LuaHost {
             var status: Int32 = 0
             var pid: pid_t = -1
             if let seconds = c.L.number(1) {
-                var waited = 0.0
+                // Also false as soon as a worker says a group of its ended
+                // (a byte on the notification pipe), so that the parent
+                // reads that group at once.
+                let notify = (c.host.specDriver as? DriverState)?.notifyRead ?? -1
+                var start = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &start)
                 while true {
                     pid = waitpid(-1, &status, WNOHANG)
-                    if pid != 0 || waited >= seconds { break }
-                    usleep(10_000)
-                    waited += 0.01
+                    if pid != 0 { break }
+                    var now = timespec()
+                    clock_gettime(CLOCK_MONOTONIC, &now)
+                    let waited = Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1e9
+                    if !(waited < seconds) { break }
+                    let step = min(10_000, max(1, (seconds - waited) * 1e6))   // microseconds
+                    if notify >= 0 {
+                        var p = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+                        if poll(&p, 1, Int32(max(1, (step / 1000).rounded(.up)))) > 0 {
+                            var drain = [UInt8](repeating: 0, count: 256)
+                            while read(notify, &drain, drain.count) > 0 {}
+                            pid = waitpid(-1, &status, WNOHANG)
+                            break
+                        }
+                    } else {
+                        usleep(UInt32(step))
+                    }
                 }
                 if pid == 0 { c.L.push(false); return 1 }
             } else {

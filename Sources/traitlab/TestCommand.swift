@@ -200,6 +200,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         case "--worker-events": inv.run.workerEvents = try value(name, inline); keepForWorker = false
         case "--matrix-combination": inv.run.combination = try value(name, inline); keepForWorker = false
         case "--worker-plan": inv.run.workerPlan = try value(name, inline); keepForWorker = false
+        case "--worker-notify": inv.run.workerNotify = Int32(try value(name, inline)); keepForWorker = false
         case "-h", "--help":
             inv.help = true
             inv.run.help = true
@@ -441,6 +442,12 @@ private func runWorkerPlan(_ inv: TestInvocation, plan: String, host: LuaHost, e
         return 1
     }
     defer { fclose(statusFile) }
+    // The parent's notification pipe, only if that is what the descriptor is.
+    var notify: Int32?
+    if let fd = inv.run.workerNotify, fd > 2 {
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO { notify = fd }
+    }
     // Ctrl-C reaches the group's process (its spec fails, as in any worker);
     // this one waits on.
     signal(SIGINT, SIG_IGN)
@@ -463,6 +470,7 @@ private func runWorkerPlan(_ inv: TestInvocation, plan: String, host: LuaHost, e
         }
         fputs("\(index + 1) \(code) \(signalNumber)\n", statusFile)
         fflush(statusFile)
+        if let fd = notify { _ = write(fd, "g", 1) }
     }
     return 0
 }

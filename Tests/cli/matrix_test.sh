@@ -282,13 +282,15 @@ run env TEST_TOTAL_SHARDS=x TEST_SHARD_INDEX=0 "$TL" test .
 expect "...and a total that is no number" 2 "invalid sharding environment"
 
 # ------------------------------------------------------------ progress
-# A matrix's report comes when every worker has ended: on a terminal a line
-# on standard error counts the worker runs meanwhile (script(1) gives the
-# run a terminal), and is cleared after the last.
+# A matrix's report is written as each worker run ends, in order; on a
+# terminal, while the parent waits for the next run, a line on standard error
+# counts the worker runs done, cleared before the report goes on (script(1)
+# gives the run a terminal; the report itself goes to a file, as in CI logs).
 cd "$tmp/shards" || exit 1
 if command -v script >/dev/null; then
-  run script -qec "$(printf '%q ' "$TL" test --ios 16,17,18,26 -j 2 .)" /dev/null
-  expect "on a terminal a matrix shows its workers' progress" 0 'traitlab test: 4 of 4 worker runs done'
+  run script -qec "$(printf '%q ' "$TL" test --ios 16,17,18,26 -j 2 .) > $(printf '%q' "$tmp/progress.out")" /dev/null
+  expect "on a terminal a matrix shows its workers' progress" 0 'traitlab test: [1-4] of 4 worker runs done'
+  holds "...and clears it before the report goes on" '[[ $out == *$'"'"'\r\e[K'"'"'* ]] && [[ $out != *"passed, 0 failed"* ]] && grep -q "passed, 0 failed" "$tmp/progress.out"'
 else
   echo "skip progress on a terminal: no script(1) (util-linux)"
 fi

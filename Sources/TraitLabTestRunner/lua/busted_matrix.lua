@@ -133,10 +133,11 @@ local function countsTable(comboCounts)
   tl.write_stdout(table.concat(lines, '\n') .. '\n')
 end
 
--- A matrix's progress while its workers run (the report comes when all have
--- ended): on a terminal, one line on standard error, rewritten as each
--- worker run ends and cleared after the last, so a long matrix shows it is
--- moving. Nothing elsewhere: logs and reports stay as they are.
+-- A matrix's progress while the report waits for the next worker run to
+-- end: on a terminal, one line on standard error, rewritten as worker runs
+-- end and cleared before the report goes on (busted_workers.lua decides
+-- when), so a long matrix shows it is moving. Nothing elsewhere: logs and
+-- reports stay as they are.
 local function progress(done, total)
   if not opts.matrix or total < 2 or not tl.is_terminal(2) then return end
   io.stderr:write(('\rtraitlab test: %d of %d worker runs done'):format(done, total), done == total and '\r\27[K' or '')

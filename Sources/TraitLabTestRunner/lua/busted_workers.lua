@@ -244,33 +244,45 @@ local function groupEnd(code, signal, err)
   return how, finalizers
 end
 
-local function finishWorker(w, code, signal)
-  local ended = {}
+-- A group has ended: its records are read and kept by file (a file that
+-- did not end is reported as its crash).
+local function finishGroup(group, code, signal, err)
+  if group.ended then return end
+  group.ended = true
+  local how, finalizers = groupEnd(code, signal, err)
+  local files = readRecords(group.events)
+  for i, name in ipairs(group.files) do
+    local r = files[name] or { records = {} }
+    if not r.done or (finalizers and i == #group.files) then
+      r.crash = how or 'the worker process running it stopped before the file ended'
+    end
+    recorded[recordKey(name, group.combo)] = r
+  end
+  os.remove(group.list)
+  os.remove(group.events)
+end
+
+-- The groups a worker has ended so far, from the lines of its status file
+-- ("index code signal", one as each group's process ends).
+local function pollWorker(w)
   local f = io.open(w.status, 'r')
-  if f then
-    for line in f:lines() do
-      local i, c, s = line:match('^(%d+) (%-?%d+) (%d+)$')
-      i, c, s = tonumber(i), tonumber(c), tonumber(s)
-      if i and w.groups[i] then ended[i] = { code = c >= 0 and c or nil, signal = s > 0 and s or nil } end
+  if not f then return end
+  for line in f:lines() do
+    local i, c, s = line:match('^(%d+) (%-?%d+) (%d+)$')
+    i, c, s = tonumber(i), tonumber(c), tonumber(s)
+    local group = i and w.groups[i]
+    if group and not group.ended then
+      finishGroup(group, c >= 0 and c or nil, s > 0 and s or nil)
     end
-    f:close()
   end
-  for gi, group in ipairs(w.groups) do
-    local e = ended[gi]
-    local how, finalizers
-    if e then how, finalizers = groupEnd(e.code, e.signal)
-    else how, finalizers = groupEnd(code, signal, w.err) end
-    local files = readRecords(group.events)
-    for i, name in ipairs(group.files) do
-      local r = files[name] or { records = {} }
-      if not r.done or (finalizers and i == #group.files) then
-        r.crash = how or 'the worker process running it stopped before the file ended'
-      end
-      recorded[recordKey(name, group.combo)] = r
-    end
-    os.remove(group.list)
-    os.remove(group.events)
-  end
+  f:close()
+end
+
+-- The worker process has ended: what its status file says ended each
+-- group; a group it did not get to ended with the worker.
+local function finishWorker(w, code, signal)
+  pollWorker(w)
+  for _, group in ipairs(w.groups) do finishGroup(group, code, signal, w.err) end
   os.remove(w.plan)
   os.remove(w.status)
 end
@@ -337,10 +349,12 @@ local function replayFile(busted, file, r)
   publishFile(busted, file, { 'file', 'end' }, r.finish)
 end
 
--- At suite start: runs the workers and leaves the suite with nothing for
+-- At suite start: starts the workers and leaves the suite with nothing for
 -- busted to run. Returns what publishes every file of every combination in
 -- order (busted's --shuffle and --sort already ordered the files), which
--- the driver calls where busted would have run them.
+-- the driver calls where busted would have run them: each file as soon as
+-- the group that ran it has ended, so that the report is written while the
+-- workers go on (and the parent's publishing overlaps their work).
 local function runWorkers(busted, suite)
   local context = busted.context
   local children = context.children(suite)
@@ -353,43 +367,19 @@ local function runWorkers(busted, suite)
   end
   recorded = {}
   local groups = workerGroups(names)
+  local groupOf = {}
+  for _, group in ipairs(groups) do
+    for _, name in ipairs(group.files) do groupOf[recordKey(name, group.combo)] = group end
+  end
   local jobs = math.max(1, math.min(opts.jobs, #groups))
   local workers = {}
   for w = 1, jobs do workers[w] = {} end
   for i, group in ipairs(groups) do table.insert(workers[(i - 1) % jobs + 1], group) end
-  local running, count, done = {}, 0, 0
+  local running, count = {}, 0
   for _, mine in ipairs(workers) do
     if #mine > 0 then
       local w = startWorker(mine)
-      if w.pid then running[w.pid] = w; count = count + 1 else finishWorker(w); done = done + #mine end
-    end
-  end
-  -- A matrix's progress, on a terminal: the groups ended, counted in the
-  -- running workers' status files a few times a second.
-  local watch = opts.matrix and #groups > 1 and tl.is_terminal(2)
-  while count > 0 do
-    local pid, code, signal = tl.wait_any(watch and 0.25 or nil)
-    if pid == false then
-      local ended = done
-      for _, w in pairs(running) do
-        local f = io.open(w.status, 'r')
-        if f then
-          for _ in f:lines() do ended = ended + 1 end
-          f:close()
-        end
-      end
-      driver.progress(math.min(ended, #groups - 1), #groups)
-    elseif not pid then
-      break
-    else
-      local w = running[pid]
-      if w then
-        running[pid] = nil
-        count = count - 1
-        finishWorker(w, code, signal)
-        done = done + #w.groups
-        driver.progress(done, #groups)
-      end
+      if w.pid then running[w.pid] = w; count = count + 1 else finishWorker(w) end
     end
   end
   for i = #children, 1, -1 do children[i] = nil end
@@ -412,12 +402,82 @@ local function runWorkers(busted, suite)
     end
   end
   for i = #children, 1, -1 do children[i] = nil end
+
+  -- A matrix's progress, on a terminal: the groups ended, counted as the
+  -- workers say. Once the report has started on the same terminal, the
+  -- report is the progress (a line rewritten there would overwrite it).
+  local watch = opts.matrix and #groups > 1 and tl.is_terminal(2)
+  local shown = false
+  local function ended()
+    local n = 0
+    for _, group in ipairs(groups) do if group.ended then n = n + 1 end end
+    return n
+  end
+  local function showProgress()
+    if not watch then return end
+    local n = ended()
+    if n == #groups then
+      if shown then driver.progress(n, #groups); shown = false end
+    else
+      driver.progress(n, #groups)
+      shown = true
+    end
+  end
+  local function clearProgress()
+    if shown then
+      io.stderr:write('\r\27[K')
+      io.stderr:flush()
+      shown = false
+    end
+    if watch and tl.is_terminal(1) then watch = false end
+  end
+  -- Waits until `group` has ended (every group, without one): a worker
+  -- process that ends is reaped; a worker that ends a group says so on the
+  -- parent's notification pipe (TestCommand.swift, runWorkerPlan), which
+  -- wakes wait_any, and its status file says which group and how.
+  local function waitFor(group)
+    local quiet = 0
+    while count > 0 and not (group and group.ended) do
+      local pid, code, signal = tl.wait_any(0.05)
+      if pid == false then
+        local before = ended()
+        for _, w in pairs(running) do pollWorker(w) end
+        quiet = quiet + 1
+        if ended() ~= before or quiet % 5 == 0 then showProgress(); quiet = 0 end
+      elseif not pid then
+        break
+      else
+        local w = running[pid]
+        if w then
+          running[pid] = nil
+          count = count - 1
+          finishWorker(w, code, signal)
+          showProgress()
+        end
+      end
+    end
+    -- (No child left to wait for: whatever did not end, ended with it.)
+    if count > 0 and not (group and group.ended) then
+      for pid, w in pairs(running) do finishWorker(w) running[pid] = nil end
+      count = 0
+    end
+  end
   return function()
     for _, file in ipairs(order) do
       if busted.skipAll then break end
-      local r = recorded[recordKey(file.name, file.combo)]
+      local key = recordKey(file.name, file.combo)
+      local group = groupOf[key]
+      if group and not group.ended then
+        waitFor(group)
+        clearProgress()
+      end
+      local r = recorded[key]
       if r then replayFile(busted, file, r) end
     end
+    -- Every worker is waited for (and its files removed), whatever was
+    -- published.
+    waitFor(nil)
+    clearProgress()
   end
 end
 
