@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -252,4 +253,13 @@ int tl_deadline_disarm(void) {
 
 int tl_deadline_passed(void) {
     return tl_deadline_fired;
+}
+
+// ---------------------------------------------------------------------------
+// A worker ends with its parent (prctl(2), PR_SET_PDEATHSIG: the signal is
+// sent when the parent's thread that made this process exits; the parent is
+// checked after, since it may have ended before the call).
+int tl_end_with_parent(pid_t parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    return getppid() == parent ? 0 : -1;
 }

@@ -47,6 +47,9 @@ public struct BustedRun {
     /// pipe, a byte written to it as each group ends (so that the parent
     /// publishes that group's files at once, without polling).
     public var workerNotify: Int32?
+    /// Set in such a worker: its parent's process id; the worker ends when
+    /// that process does (however it ended), and so does each process it forks.
+    public var workerParent: Int32?
     /// The `traitlab test` arguments a worker gets (all but -j).
     public var workerArguments: [String] = []
     public init() {}
@@ -459,7 +462,11 @@ extension LuaHost {
                     _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
                 }
             }
-            if d.notifyWrite >= 0, argv.contains("--worker-plan") { argv.append("--worker-notify=\(d.notifyWrite)") }
+            if argv.contains("--worker-plan") {
+                // The worker ends with this process (TestCommand.swift, runWorkerPlan).
+                argv.append("--worker-parent=\(getpid())")
+                if d.notifyWrite >= 0 { argv.append("--worker-notify=\(d.notifyWrite)") }
+            }
             var pid: pid_t = 0
             let cArgs = argv.map { strdup($0) } + [nil]
             defer { cArgs.forEach { free($0) } }

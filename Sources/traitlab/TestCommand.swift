@@ -201,6 +201,7 @@ private func parseTestArguments(_ args: [String]) throws -> TestInvocation {
         case "--matrix-combination": inv.run.combination = try value(name, inline); keepForWorker = false
         case "--worker-plan": inv.run.workerPlan = try value(name, inline); keepForWorker = false
         case "--worker-notify": inv.run.workerNotify = Int32(try value(name, inline)); keepForWorker = false
+        case "--worker-parent": inv.run.workerParent = Int32(try value(name, inline)); keepForWorker = false
         case "-h", "--help":
             inv.help = true
             inv.run.help = true
@@ -432,6 +433,9 @@ private func readPlan(_ path: String) -> (status: String, groups: [PlannedGroup]
 /// -1 when a signal ended it), for the parent to report each group as a
 /// worker of its own.
 private func runWorkerPlan(_ inv: TestInvocation, plan: String, host: LuaHost, executable: String) -> Int32 {
+    // Nothing is left running when the parent ends, however it ended (a
+    // SIGTERM or SIGHUP gives it no chance to stop its workers).
+    if let parent = inv.run.workerParent, tl_end_with_parent(parent) != 0 { return 1 }
     guard let (statusPath, groups) = readPlan(plan) else {
         message("cannot read the worker plan \(plan)")
         return 1
@@ -454,8 +458,10 @@ private func runWorkerPlan(_ inv: TestInvocation, plan: String, host: LuaHost, e
     for (index, group) in groups.enumerated() {
         fflush(stdout)
         fflush(stderr)
+        let worker = getpid()
         let pid = fork()
         if pid == 0 {
+            if tl_end_with_parent(worker) != 0 { _exit(1) }
             _exit(runPlannedGroup(inv, group, host: host, executable: executable))
         }
         var code: Int32 = -1

@@ -327,6 +327,34 @@ run "$TL" test --ios 17,26 .
 expect "a killed worker is a failure of its combination, the others run" 1 \
   '\[iOS 17\] \./crash_spec\.lua: the worker process running it was killed by signal 9' '^\[iOS 17\] +0 +1 +0$' '^\[iOS 26\] +1 +0 +0$' '^1 passed, 1 failed$'
 
+# A parent that is ended from outside (SIGTERM, SIGHUP, SIGKILL: no chance
+# to stop anything) leaves no worker running: each worker, and each process
+# a worker forks, is killed as its parent exits (prctl(2), PR_SET_PDEATHSIG).
+mkdir -p "$tmp/forever"
+echo 'it("runs forever", function() while true do end end)' > "$tmp/forever/forever_spec.lua"
+cd "$tmp/forever" || exit 1
+for sig in TERM HUP KILL; do
+  "$TL" test --ios 16,17,18,26 -j 2 . >/dev/null 2>&1 &
+  parent=$!
+  # (the two workers, and the process each has forked for its first group)
+  procs=""
+  for _ in $(seq 50); do
+    workers=$(pgrep -P "$parent" | tr '\n' ' ')
+    procs="$workers $(for w in $workers; do pgrep -P "$w"; done | tr '\n' ' ')"
+    [ "$(wc -w <<<"$procs")" -ge 4 ] && break
+    sleep 0.1
+  done
+  kill -"$sig" "$parent"; wait "$parent" 2>/dev/null
+  left=""
+  for _ in $(seq 30); do
+    left=$(for p in $procs; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+    [ -z "$left" ] && break
+    sleep 0.1
+  done
+  [ "$(wc -w <<<"$procs")" -ge 4 ] && [ -z "$left" ] && ok "a parent ended by SIG$sig leaves no worker running" \
+    || { bad "a parent ended by SIG$sig leaves no worker running" "processes: '$procs', left: '$left'"; kill -KILL $left 2>/dev/null; }
+done
+
 # ------------------------------------------------------------ OS versions
 cd "$root" || exit 1
 run "$TL" test --ios 16,17,18,26 Tests/os_versions

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <lua5.4/lua.h>
 #include <lua5.4/lauxlib.h>
 #include <lua5.4/lualib.h>
@@ -335,6 +336,13 @@ int tl_deadline_passed(void);
 // Stops the count if it is aimed at L, and forgets L (tl_close calls it as the
 // state's memory goes, after its last finalizer ran under the deadline).
 void tl_deadline_forget(lua_State *L);
+
+// A process that works for another (a `traitlab test` worker, the process a
+// worker forks per group) ends when that one does: the kernel kills it
+// (SIGKILL) as its parent exits, however the parent ended (Linux's
+// PR_SET_PDEATHSIG). Returns 0, or -1 when `parent` is no longer this
+// process's parent (it ended first), or the kernel refused.
+int tl_end_with_parent(pid_t parent);
 
 // ---- Table helpers that never raise or trigger metamethods ----
 // Looks `key` (string) up on the object at idx: its metatable's fields when the
