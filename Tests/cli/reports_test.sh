@@ -79,4 +79,53 @@ done
 # The text report's closing line counts the same.
 run "$TL" test hostile_spec.lua
 expect "text: the closing line counts one result per test" 1 '^1 passed, 3 failed, 1 skipped$'
+
+# A file that does not load is an error of its own, which TAP reports like any
+# other failure and goes on: busted 2.1.1's TAP handler reads a trace such an
+# error does not have (outputHandlers/TAP.lua, showFailure) and stopped the
+# run there, with no plan and no closing line. In a matrix its name starts
+# with the combination, in every format.
+mkdir -p broken
+echo 'it("passes before", function() end)' > broken/a_spec.lua
+echo 'this is not lua' > broken/b_spec.lua
+echo 'it("passes after", function() end)' > broken/c_spec.lua
+for mode in single j2 matrix; do
+  case $mode in
+    single) extra=() ; runs=1 ;;
+    j2) extra=(-j 2) ; runs=1 ;;
+    matrix) extra=(--ios 17,26) ; runs=2 ;;
+  esac
+  "$TL" test "${extra[@]}" --format tap broken >broken.tap 2>&1
+  counts=$(perl -MTAP::Parser -e '
+      my $p = TAP::Parser->new({ source => $ARGV[0] });
+      while (my $r = $p->next) {}
+      printf "%d %d %d", $p->tests_run, scalar($p->failed), scalar($p->parse_errors);' broken.tap 2>&1)
+  if [ "$counts" = "$((3 * runs)) $runs 0" ] && [ "$(tail -1 broken.tap)" = "$((2 * runs)) passed, $runs failed" ] \
+     && ! grep -q "busted stopped" broken.tap; then
+    ok "TAP ($mode): a file that does not load is one failure, and the run goes on ($counts)"
+  else
+    bad "TAP ($mode): a file that does not load" "$counts
+$(cat broken.tap)"
+  fi
+done
+"$TL" test --ios 17,26 --format tap broken >broken.tap 2>&1
+"$TL" test --ios 17,26 --format junit broken >broken.xml 2>/dev/null
+"$TL" test --ios 17,26 --format json broken >broken.json 2>/dev/null
+if grep -q '^not ok [0-9]* - \[iOS 17\] broken/b_spec.lua$' broken.tap && grep -q '^not ok [0-9]* - \[iOS 26\] broken/b_spec.lua$' broken.tap \
+   && grep -q '^# broken/b_spec.lua @ 1$' broken.tap \
+   && python3 - broken.xml broken.json <<'PY'
+import sys, json, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+names = sorted(c.getAttribute('name') for c in doc.getElementsByTagName('testcase') if c.getElementsByTagName('error'))
+assert names == ['[iOS 17] broken/b_spec.lua', '[iOS 26] broken/b_spec.lua'], names
+suites = [s.getAttribute('name') for s in doc.getElementsByTagName('testsuite')]
+assert '[iOS 17] broken/b_spec.lua' in suites and '[iOS 26] broken/b_spec.lua' in suites, suites
+data = json.load(open(sys.argv[2]))
+assert sorted(e['name'] for e in data['errors']) == names, data['errors']
+PY
+then
+  ok "a matrix names the combination of a file that does not load (TAP, JUnit, JSON)"
+else
+  bad "a matrix names the combination of a file that does not load" "$(cat broken.tap)"
+fi
 finish

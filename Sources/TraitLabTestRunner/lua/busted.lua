@@ -28,7 +28,8 @@ local tl, opts = ...
 -- What the parts share (each part is a Lua file beside this one, loaded by
 -- tl.part and given this table): the host's functions, the options, and the
 -- state a run builds up.
-local run = { tl = tl, opts = opts, combinationOf = setmetatable({}, { __mode = 'k' }) }
+local run = { tl = tl, opts = opts, combinationOf = setmetatable({}, { __mode = 'k' }),
+              specFileOf = setmetatable({}, { __mode = 'k' }) }   -- (a matrix's file errors: their file)
 -- The label of the matrix combination this process runs (a worker's
 -- --matrix-combination; nil outside a matrix): it names snapshot files. A
 -- worker that runs several combinations sets it before each.

@@ -36,6 +36,18 @@ local function tapOneLine()
     local format = handler.format
     handler.format = function(...)
       local t = format(...)
+      -- An error outside any block (a file that does not load, a root that
+      -- does not exist) has an element without a trace, which busted's
+      -- handler reads for its "# FILE @ LINE" comment (and stops the run):
+      -- it gets the error's own place, or the file's name and line 0.
+      local element = t.element
+      if type(element) == 'table' and (type(element.trace) ~= 'table' or element.trace.currentline == nil) then
+        local trace = type(t.trace) == 'table' and t.trace or {}
+        local src = trace.short_src or (type(element.trace) == 'table' and element.trace.short_src)
+                    or driver.specFileOf[element] or element.name
+        t.element = setmetatable({ trace = { short_src = tostring(src or '?'), currentline = trace.currentline or 0 } },
+                                 { __index = element })
+      end
       t.name = oneLine(t.name):gsub('\\?#(%s*)(%a*)', function(space, word)
         local w = word:upper()
         if w == 'SKIP' or w == 'TODO' then return '\\#' .. space .. word end

@@ -24,10 +24,12 @@ local function matrixJUnit(busted, options)
   local function suiteFor(element)
     local file = fileOf(element)
     local combo = (file and file.combo) or combinationOf[element]
-    local key = (combo and combo.label or '') .. ' ' .. tostring(file and file.name or element.name)
+    -- (An error of a file itself is on an element named after its combination.)
+    local name = tostring(file and (driver.specFileOf[file] or file.name) or element.name)
+    local key = (combo and combo.label or '') .. ' ' .. name
     local suite = suites[key]
     if not suite then
-      suite = xml.new('testsuite', { name = (combo and combo.label .. ' ' or '') .. tostring(file and file.name or element.name),
+      suite = xml.new('testsuite', { name = (combo and combo.label .. ' ' or '') .. name,
                                      tests = 0, errors = 0, failures = 0, skip = 0, time = '0.00',
                                      timestamp = os.date('!%Y-%m-%dT%H:%M:%S') })
       if combo then

@@ -298,9 +298,25 @@ end
 -- as the worker saw them.
 local function replayFile(busted, file, r)
   local combo = file.combo
+  -- An error of the file itself, on an element of its own (plain data:
+  -- busted's JSON handler encodes it): in a matrix its name starts with the
+  -- combination, as every result's does (the JUnit report finds the file
+  -- through driver.specFileOf).
+  local function fileError(trace)
+    local e = { descriptor = 'file', name = file.name, trace = trace }
+    if combo then
+      e.name, e.combination = combo.label .. ' ' .. file.name, combo.label
+      combinationOf[e] = combo
+      driver.specFileOf[e] = file.name
+    end
+    return e
+  end
   if r.loadError then
-    local e = { descriptor = 'file', name = file.name, combination = combo and combo.label }
-    if combo then combinationOf[e] = combo end
+    -- (Its place: the line a syntax error names, else the file.)
+    local message = r.loadError[1]
+    local line = type(message) == 'string' and message:sub(1, #file.name + 1) == file.name .. ':'
+                 and tonumber(message:match('^:(%d+):', #file.name + 1))
+    local e = fileError({ short_src = file.name, currentline = line or 0, traceback = '' })
     busted.publish({ 'error', 'file' }, e, nil, unpack(r.loadError, 1, 2))
     return
   end
@@ -340,8 +356,7 @@ local function replayFile(busted, file, r)
         -- element of its own, plain data (busted's JSON handler cannot
         -- encode the file element, which holds functions).
         local trace = { short_src = file.name, currentline = 0, traceback = '', message = r.crash }
-        local e = { descriptor = 'file', name = file.name, trace = trace, combination = combo and combo.label }
-        if combo then combinationOf[e] = combo end
+        local e = fileError(trace)
         busted.publish({ 'error', 'file' }, e, nil, (combo and combo.label .. ' ' or '') .. file.name .. ': ' .. r.crash, trace)
       end
     end, file)
