@@ -327,6 +327,34 @@ run "$TL" test --ios 17,26 .
 expect "a killed worker is a failure of its combination, the others run" 1 \
   '\[iOS 17\] \./crash_spec\.lua: the worker process running it was killed by signal 9' '^\[iOS 17\] +0 +1 +0$' '^\[iOS 26\] +1 +0 +0$' '^1 passed, 1 failed$'
 
+# --list in a matrix names each test once per combination, as the run names
+# them; under --shard, the slices' lists together are the whole list, each
+# line once (and each slice's is what that slice runs).
+mkdir -p "$tmp/listing"
+printf 'describe("d", function()\n  it("one", function() end)\n  pending("later")\nend)\n' > "$tmp/listing/a_spec.lua"
+printf 'it("two", function() end)\n' > "$tmp/listing/b_spec.lua"
+cd "$tmp/listing" || exit 1
+run_apart "$TL" test --ios 17,26 --list .
+holds "--list in a matrix names each test once per combination" \
+  '[ $RC -eq 0 ] && [ "$(wc -l <<<"$OUT")" -eq 6 ] && grep -qx "./a_spec.lua:2: \[iOS 17\] d one" <<<"$OUT" && grep -qx "\[iOS 26\] two" <<<"$OUT" && [[ $OUT != *passed* ]]'
+full=$(sort <<<"$OUT")
+slices="" same=yes
+for k in 1 2 3; do
+  run_apart "$TL" test --ios 17,26 --list --shard "$k/3" .
+  slices+="$OUT"$'\n'
+  listed=$(sed 's/^[^ ]*:[0-9]*: //' <<<"$OUT" | grep -v '^$' | sort)
+  run_apart "$TL" test --ios 17,26 --shard "$k/3" --format tap .
+  ran=$(sed -n 's/^\(not \)\{0,1\}ok [0-9]* - \(# SKIP \)\{0,1\}//p' <<<"$OUT" | sort)
+  [ "$listed" = "$ran" ] || same="slice $k lists '$listed' and runs '$ran'"
+done
+[ "$(grep -v '^$' <<<"$slices" | sort)" = "$full" ] && [ "$same" = yes ] \
+  && ok "...and under --shard each slice lists what it runs, the slices' lists together the whole list" \
+  || bad "--list under --shard" "$same
+full:
+$full
+slices:
+$slices"
+
 # A parent that is ended from outside (SIGTERM, SIGHUP, SIGKILL: no chance
 # to stop anything) leaves no worker running: each worker, and each process
 # a worker forks, is killed as its parent exits (prctl(2), PR_SET_PDEATHSIG).

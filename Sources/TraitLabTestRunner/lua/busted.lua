@@ -453,12 +453,49 @@ part('busted_assertions')
 
 -- `--list` names the tests and runs none: no closing line then, as busted
 -- prints nothing after the list.
+-- In a matrix it names each test once for each combination (of this
+-- slice, under --shard), as the run would: "FILE:LINE: [combination] name",
+-- a combination's tests together, in the order the combinations run. (The
+-- names come from one listing of the files, in this process.)
+local function listMatrix(busted, options)
+  local context = busted.context
+  local lines = {}
+  for c = 1, #opts.matrix do lines[c] = {} end
+  busted.subscribe({ 'test', 'end' }, function(element, _, status)
+    if options.suppressPending and status == 'pending' then return nil, false end
+    local names, file = { element.name }, nil
+    local p = context.parent(element)
+    while p and (p.name or p.descriptor) and p.descriptor ~= 'file' do
+      table.insert(names, 1, p.name or p.descriptor)
+      p = context.parent(p)
+    end
+    while p and p.descriptor ~= 'file' do p = context.parent(p) end
+    file = p
+    local trace = element.trace
+    local at = (trace and trace.what == 'Lua') and (trace.short_src .. ':' .. trace.currentline .. ': ') or ''
+    local fullName = table.concat(names, ' ')
+    for c, combo in ipairs(opts.matrix) do
+      if not file or run.shards.runs(file.name, c) then
+        lines[c][#lines[c] + 1] = at .. combo.label .. ' ' .. fullName
+      end
+    end
+    return nil, false
+  end, { priority = 1 })
+  busted.subscribe({ 'suite', 'end' }, function()
+    for c = 1, #opts.matrix do
+      for _, line in ipairs(lines[c]) do print(line) end
+    end
+    return nil, true
+  end, { priority = 1 })
+end
 local makeFilterLoader = require 'busted.modules.filter_loader'
 package.loaded['busted.modules.filter_loader'] = function(...)
   local filter = makeFilterLoader(...)
   return function(busted, options)
     listOnly = options and options.list and true or false
-    return filter(busted, options)
+    local filtered = filter(busted, options)
+    if listOnly and opts.matrix and not opts.worker then listMatrix(busted, options) end
+    return filtered
   end
 end
 
