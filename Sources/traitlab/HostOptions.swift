@@ -80,7 +80,9 @@ let hostOptions: [HostOption] = [
                help: "a system trait of ui.Screen.main (repeatable), e.g. userInterfaceStyle=dark") { v, s in
         guard let eq = v.firstIndex(of: "=") else { _ = try parseScreen(v); return }
         let trait = String(v[..<eq])
-        let entries = try commaList("--screen", String(v[v.index(after: eq)...])).map { try parseScreen(trait + "=" + $0) }
+        let values = String(v[v.index(after: eq)...])
+        guard !values.isEmpty else { throw UsageError(message: "'--screen \(v)' gives \(trait) no value (TRAIT=V[,V...], e.g. userInterfaceStyle=dark)") }
+        let entries = try commaList("--screen \(trait)", values).map { try parseScreen(trait + "=" + $0) }
         if let k = s.screens.firstIndex(where: { $0.trait == trait }) {
             s.screens[k].values += entries
         } else {
@@ -179,7 +181,7 @@ func parseSceneSize(_ text: String) throws -> SceneSize {
         return d
     }
     guard parts.count == 2, let w = points(parts[0]), let h = points(parts[1]) else {
-        throw UsageError(message: "invalid --scene-size value '\(text)' (full, 2/3, 1/2, 1/3, slideOver, or WxH in points such as 700x900)")
+        throw UsageError(message: "invalid --scene-size value '\(text)' (full, 2/3, 1/2, 1/3, slideOver, or WxH in points such as 700x900, each above 0 and at most 100000)")
     }
     return .custom(Size(w, h))
 }

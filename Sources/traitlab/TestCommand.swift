@@ -288,7 +288,9 @@ private let maxShards = 100_000
 /// `TEST_SHARD_STATUS_FILE`, which tells Bazel the runner shards (without
 /// it, Bazel's --incompatible_check_sharding_support fails the test).
 private func bazelShard() throws -> (index: Int, count: Int)? {
-    let env = { (name: String) in getenv(name).map { String(cString: $0) } }
+    // (A variable set to nothing is as good as unset: a CI step that passes
+    // Bazel's variables through may leave them empty.)
+    let env = { (name: String) in getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
     let total = env("TEST_TOTAL_SHARDS"), index = env("TEST_SHARD_INDEX")
     guard total != nil || index != nil else { return nil }
     let digits = { (text: String) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }

@@ -280,6 +280,20 @@ run env TEST_TOTAL_SHARDS=2 TEST_SHARD_INDEX=2 "$TL" test .
 expect "a Bazel index past the total is a usage error" 2 "invalid sharding environment: TEST_TOTAL_SHARDS='2', TEST_SHARD_INDEX='2'"
 run env TEST_TOTAL_SHARDS=x TEST_SHARD_INDEX=0 "$TL" test .
 expect "...and a total that is no number" 2 "invalid sharding environment"
+run env TEST_TOTAL_SHARDS= TEST_SHARD_INDEX= "$TL" test .
+expect "Bazel's variables set to nothing count as unset" 0 '^10 passed, 0 failed$'
+# A slice's table of combinations has a row for each combination it ran a
+# file in, and only those.
+run "$TL" test --ios 16,17,18,26 --shard 30/30 .
+expect "a slice with nothing to run has no row of combinations" 0 '^0 passed, 0 failed$'
+holds "...not even 0 0 0" '! grep -q "^\[iOS" <<<"$out"'
+rows_ok=yes
+for k in 1 2 3 4 5 6 7; do
+  tapped=$("$TL" test --ios 16,17,18,26 --format tap --shard "$k/7" . 2>/dev/null | sed -n 's/^ok [0-9]* - \(\[iOS [0-9]*\]\).*/\1/p' | sort -u)
+  rows=$("$TL" test --ios 16,17,18,26 --shard "$k/7" . 2>/dev/null | sed -n 's/^\(\[iOS [0-9]*\]\) .*/\1/p' | sort -u)
+  [ "$tapped" = "$rows" ] || rows_ok="slice $k ran '$tapped' and shows rows '$rows'"
+done
+[ "$rows_ok" = yes ] && ok "...and each slice's table has a row for each combination it ran" || bad "the slices' tables" "$rows_ok"
 
 # ------------------------------------------------------------ progress
 # A matrix's report is written as each worker run ends, in order; on a
@@ -309,6 +323,10 @@ run "$TL" test --scene-size full,1/5 .
 expect "...for the scene size too" 2 "invalid --scene-size value '1/5'"
 run "$TL" test --device "iPad Pro 13-inch (M5),iPad Pro 99-inch" .
 expect "...and for the device" 2 'no device named "iPad Pro 99-inch"'
+run "$TL" test --scene-size 1000000x1 .
+expect "...and a window size past the limit names the limit" 2 "invalid --scene-size value '1000000x1'.*at most 100000"
+run "$TL" test --screen userInterfaceStyle= .
+expect "...and a --screen trait with no value names the trait" 2 "'--screen userInterfaceStyle=' gives userInterfaceStyle no value"
 
 # ------------------------------------------------------------ a killed worker
 mkdir -p "$tmp/crash"

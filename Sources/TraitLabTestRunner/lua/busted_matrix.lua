@@ -127,10 +127,13 @@ local function countsTable(comboCounts)
   for _, combo in ipairs(opts.matrix) do width = math.max(width, utf8.len(combo.label) or #combo.label) end
   -- (Padded by hand: string.format takes widths below 100 only, and a label can be longer.)
   local lines = { '', 'combination' .. (' '):rep(width - #'combination') .. ('  %6s  %6s  %7s'):format('passed', 'failed', 'skipped') }
-  for _, combo in ipairs(opts.matrix) do
+  for c, combo in ipairs(opts.matrix) do
     local row = comboCounts[combo.label]
-    local pad = width - (utf8.len(combo.label) or #combo.label)
-    lines[#lines + 1] = combo.label .. (' '):rep(pad) .. ('  %6d  %6d  %7d'):format(row.passed, row.failed, row.skipped)
+    -- (Under --shard, a combination this slice runs no file of has no row.)
+    if driver.shards.ranAny(c) then
+      local pad = width - (utf8.len(combo.label) or #combo.label)
+      lines[#lines + 1] = combo.label .. (' '):rep(pad) .. ('  %6d  %6d  %7d'):format(row.passed, row.failed, row.skipped)
+    end
   end
   tl.write_stdout(table.concat(lines, '\n') .. '\n')
 end

@@ -28,6 +28,7 @@ local function hash(text)
 end
 
 local selected   -- [name][combination index] = true, for the pairs this slice runs
+local combosRun = {}   -- [combination index] = true when this slice runs a file in it
 
 -- Deals the pairs of `names` (distinct, in run order) and the matrix's
 -- combinations (one unnamed combination without a matrix).
@@ -45,12 +46,13 @@ local function deal(names)
     if a.key ~= b.key then return math.ult(a.key, b.key) end
     return a.order < b.order
   end)
-  selected = {}
+  selected, combosRun = {}, {}
   local mine = 0
   for i, p in ipairs(pairs_) do
     if (i - 1) % shard.count + 1 == shard.index then
       selected[p.name] = selected[p.name] or {}
       selected[p.name][p.combo] = true
+      combosRun[p.combo] = true
       mine = mine + 1
     end
   end
@@ -64,6 +66,12 @@ local function runs(name, comboIndex)
   if not shard then return true end
   local row = selected and selected[name]
   return row ~= nil and row[comboIndex or 1] == true
+end
+
+-- Whether this slice runs any file in combination `comboIndex` (every
+-- combination runs without a shard).
+local function ranAny(comboIndex)
+  return not shard or combosRun[comboIndex] == true
 end
 
 -- The names of `names` this slice runs in combination `comboIndex`.
@@ -105,4 +113,4 @@ if shard and not opts.worker then
   end
 end
 
-return { runs = runs, filesFor = filesFor }
+return { runs = runs, filesFor = filesFor, ranAny = ranAny }
