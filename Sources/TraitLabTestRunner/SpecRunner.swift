@@ -226,6 +226,9 @@ final class DriverState {
     /// the read end closed on exec).
     var notifyRead: Int32 = -1
     var notifyWrite: Int32 = -1
+    /// The parent of workers: the private folder of this run's plans,
+    /// statuses, file lists and records (RunFolder).
+    var runFolder: String?
 
     init(deadline: SpecDeadline?, executable: String) {
         self.deadline = deadline
@@ -351,6 +354,26 @@ extension LuaHost {
             c.L.push(env.needsTraitUpdate || c.host.world.needsUpdate)
             c.L.push(def.property)
             return 3
+        }
+        // run_folder(): the private folder (made at the first call) where
+        // the parent of workers keeps a run's files; remove_run_folder()
+        // removes it and what it holds.
+        fn("run_folder") { c in
+            guard let d = c.host.specDriver as? DriverState else { return 0 }
+            if d.runFolder == nil { d.runFolder = RunFolder.make() }
+            guard let folder = d.runFolder else {
+                c.L.pushNil()
+                c.L.push("cannot make a folder for the workers' files: \(String(cString: strerror(errno)))")
+                return 2
+            }
+            c.L.push(folder)
+            return 1
+        }
+        fn("remove_run_folder") { c in
+            guard let d = c.host.specDriver as? DriverState, let folder = d.runFolder else { return 0 }
+            RunFolder.remove(folder)
+            d.runFolder = nil
+            return 0
         }
         fn("is_terminal") { c in
             c.L.push(isatty(Int32(clamping: c.L.integer(1) ?? -1)) == 1)
@@ -541,5 +564,64 @@ extension LuaHost {
             return 1
         }
         L.setTop(t)
+    }
+}
+
+/// The private folder of one `traitlab test` run's worker files, named after
+/// the process (`traitlab-test.PID.XXXXXX` in `$TMPDIR`, else /tmp), made
+/// by mkdtemp (mode 0700). The run removes it as it ends; a run that was
+/// killed cannot, so each new one first removes the folders of runs whose
+/// process has ended: only folders (not links) of this user, and in them
+/// only the plain files a run writes.
+enum RunFolder {
+    static let prefix = "traitlab-test."
+
+    static var temporaryFolder: String {
+        if let t = getenv("TMPDIR"), t.pointee != 0 { return String(cString: t) }
+        return "/tmp"
+    }
+
+    static func make() -> String? {
+        let base = temporaryFolder
+        removeStale(in: base)
+        var template = Array((base + "/" + prefix + "\(getpid()).XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return nil }
+        return String(cString: template)
+    }
+
+    /// Removes the plain files in `folder`, then the folder.
+    static func remove(_ folder: String) {
+        guard let dir = opendir(folder) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names {
+            var st = stat()
+            let path = folder + "/" + name
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { unlink(path) }
+        }
+        rmdir(folder)
+    }
+
+    /// The folders of this user's runs that ended without removing theirs.
+    static func removeStale(in base: String) {
+        guard let dir = opendir(base) else { return }
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            guard let dot = rest.firstIndex(of: "."), let pid = pid_t(rest[..<dot]), pid > 0 else { continue }
+            if kill(pid, 0) == 0 || errno != ESRCH { continue }   // (running, or not ours to ask)
+            var st = stat()
+            let path = base + "/" + name
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid() else { continue }
+            stale.append(path)
+        }
+        closedir(dir)
+        for path in stale { remove(path) }
     }
 }

@@ -401,6 +401,23 @@ for sig in TERM HUP KILL; do
     || { bad "a parent ended by SIG$sig leaves no worker running" "processes: '$procs', left: '$left'"; kill -KILL $left 2>/dev/null; }
 done
 
+# A run keeps its workers' files (plans, statuses, records) in a private
+# folder of $TMPDIR that it removes as it ends; a run killed from outside
+# cannot, and the next run removes what such runs left.
+mkdir -p "$tmp/tmpdir"
+run env TMPDIR="$tmp/tmpdir" "$TL" test --ios 17,26 "$tmp/listing"
+expect "a matrix leaves nothing in \$TMPDIR (a run)" 0 '^4 passed, 0 failed, 2 skipped$'
+holds "...no folder, no file" '[ -z "$(ls -A "$tmp/tmpdir")" ]'
+TMPDIR="$tmp/tmpdir" "$TL" test --ios 16,17,18,26 -j 2 . >/dev/null 2>&1 &
+parent=$!
+for _ in $(seq 50); do [ -n "$(ls -A "$tmp/tmpdir")" ] && [ "$(pgrep -P "$parent" | wc -l)" -ge 2 ] && break; sleep 0.1; done
+kill -TERM "$parent"; wait "$parent" 2>/dev/null
+left=$(ls -A "$tmp/tmpdir")
+mkdir "$tmp/tmpdir/traitlab-test.1.notours" && ln -s "$tmp/listing" "$tmp/tmpdir/traitlab-test.999999999.link"
+run env TMPDIR="$tmp/tmpdir" "$TL" test --ios 17,26 "$tmp/listing"
+holds "...and the next run removes the folder a killed run left (and only that)" \
+  '[[ $left == traitlab-test.$parent.* ]] && [ "$(ls -A "$tmp/tmpdir" | sort | tr "\n" " ")" = "traitlab-test.1.notours traitlab-test.999999999.link " ] && [ -f "$tmp/listing/a_spec.lua" ]'
+
 # ------------------------------------------------------------ OS versions
 cd "$root" || exit 1
 run "$TL" test --ios 16,17,18,26 Tests/os_versions

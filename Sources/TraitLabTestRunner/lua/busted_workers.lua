@@ -209,13 +209,23 @@ end
 -- A worker process runs its groups one after another, each in a process
 -- forked from it once busted is loaded (TestCommand.swift, runWorkerPlan):
 -- its plan names each group's files, events and combination's options.
+-- A new file's path in the run's private folder (SpecRunner.swift,
+-- RunFolder: removed as the run ends; a killed run's is removed by the
+-- next one).
+local fileCount = 0
+local function runFile(kind)
+  local folder = assert(tl.run_folder())
+  fileCount = fileCount + 1
+  return ('%s/%s%d'):format(folder, kind, fileCount)
+end
+
 local function startWorker(groups)
-  local w = { plan = os.tmpname(), status = os.tmpname(), groups = groups }
+  local w = { plan = runFile('plan'), status = runFile('status'), groups = groups }
   local plan = assert(io.open(w.plan, 'w'))
   plan:write('status ', w.status, '\n')
   for _, group in ipairs(groups) do
-    group.list = os.tmpname()
-    group.events = os.tmpname()
+    group.list = runFile('files')
+    group.events = runFile('events')
     local f = assert(io.open(group.list, 'w'))
     for _, name in ipairs(group.files) do f:write(name, '\n') end
     f:close()
@@ -493,6 +503,7 @@ local function runWorkers(busted, suite)
     -- published.
     waitFor(nil)
     clearProgress()
+    tl.remove_run_folder()
   end
 end
 
