@@ -17,13 +17,19 @@ trap 'rm -rf "$tmp"' EXIT
 cp "$here/../fixtures/reports/hostile_spec.lua" "$tmp/"
 cd "$tmp" || exit 1
 
-# 5 tests per run: 1 passed, 3 failed, 1 pending.
-for mode in single j2 matrix; do
-  case $mode in
+# The three ways a report is made: one process, -j 2, a matrix of two
+# combinations (whose runs count twice).
+mode_options() {
+  case $1 in
     single) extra=() ; runs=1 ;;
     j2) extra=(-j 2) ; runs=1 ;;
     matrix) extra=(--ios 17,26) ; runs=2 ;;
   esac
+}
+
+# 5 tests per run: 1 passed, 3 failed, 1 pending.
+for mode in single j2 matrix; do
+  mode_options "$mode"
 
   "$TL" test "${extra[@]}" --format tap hostile_spec.lua >out.tap 2>/dev/null
   if perl -MTAP::Parser -e '
@@ -90,11 +96,7 @@ echo 'it("passes before", function() end)' > broken/a_spec.lua
 echo 'this is not lua' > broken/b_spec.lua
 echo 'it("passes after", function() end)' > broken/c_spec.lua
 for mode in single j2 matrix; do
-  case $mode in
-    single) extra=() ; runs=1 ;;
-    j2) extra=(-j 2) ; runs=1 ;;
-    matrix) extra=(--ios 17,26) ; runs=2 ;;
-  esac
+  mode_options "$mode"
   "$TL" test "${extra[@]}" --format tap broken >broken.tap 2>&1
   counts=$(perl -MTAP::Parser -e '
       my $p = TAP::Parser->new({ source => $ARGV[0] });
