@@ -282,6 +282,22 @@ int tl_pcall(lua_State *L, int nargs, int nresults) {
     return tl_pcall_with(L, nargs, nresults, tl_msghandler);
 }
 
+// lua.c runs every chunk from pmain, a C function, so the last line of its
+// tracebacks is that frame's "[C]: in ?"; the interpreter's chunks run from
+// this one for the same tracebacks. (Only C between it and the pcall: an
+// error unwinds no Swift frame.)
+static int tl_call_from_c(lua_State *L) {
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+int tl_pcall_main(lua_State *L, int nargs, int nresults) {
+    if (!lua_checkstack(L, 1)) return tl_pcall(L, nargs, nresults);
+    lua_pushcfunction(L, tl_call_from_c);
+    lua_insert(L, -(nargs + 2));
+    return tl_pcall(L, nargs + 1, nresults);
+}
+
 int tl_pcall_callback(lua_State *L, int nargs, int nresults) {
     return tl_pcall_with(L, nargs, nresults, tl_callback_msghandler);
 }

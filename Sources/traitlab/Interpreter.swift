@@ -61,7 +61,7 @@ final class Interpreter {
     /// Runs the function below `nargs` arguments in protected mode (lua.c's
     /// `docall`), interruptible by Ctrl-C and by the --timeout watchdog.
     func docall(_ nargs: Int32, _ nresults: Int32) -> Int32 {
-        interruptible { tl_pcall(L, nargs, nresults) }
+        interruptible { tl_pcall_main(L, nargs, nresults) }
     }
 
     /// Brackets one step of Lua work. Once the deadline has passed every step

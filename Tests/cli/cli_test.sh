@@ -75,6 +75,33 @@ LUA
 run_apart "$TL" nested.lua
 holds "runtime error names file and line" '[ $RC -eq 1 ] && [[ $(head -n1 <<<"$ERR") == "traitlab: nested.lua:1: attempt to index a nil value"* ]] && [[ $ERR == *"nested.lua:3: in main chunk"* ]]'
 
+# The whole of stderr is lua5.4's, but for the program's name: lua.c runs
+# every chunk from pmain, a C function (lua.c, docall and pmain), so its
+# tracebacks end with that frame, "[C]: in ?"; a script, -e, and a line of
+# the REPL the same.
+printf 'error("x")\n' > stdin_error.txt
+same_report() {   # NAME ARGS...: stderr and stdout as lua5.4's, but for the program's name
+  local name=$1 want got; shift
+  if [ "$1" = -i ]; then   # (the banner and prompts apart)
+    want=$(lua5.4 -i <stdin_error.txt 2>&1 | sed 's/^lua5\.4: //' | grep -v '^Lua 5\.4' | grep -v '^>')
+    got=$("$TL" -i <stdin_error.txt 2>&1 | sed 's/^traitlab: //' | grep -v '^TraitLab' | grep -v '^Type ' | grep -v '^>' | grep -v '^$')
+    want=$(grep -v '^$' <<<"$want")
+  else
+    want=$(lua5.4 "$@" 2>&1 | sed 's/^lua5\.4: //')
+    got=$("$TL" "$@" 2>&1 | sed 's/^traitlab: //')
+  fi
+  [ -n "$want" ] && [ "$want" = "$got" ] && ok "an error's report is lua5.4's, traceback and all ($name)" \
+    || bad "an error's report is lua5.4's ($name)" "lua5.4:
+$want
+traitlab:
+$got"
+}
+same_report "a script, nested calls" nested.lua
+same_report "a script" fails.lua
+same_report "-e, a table raised" -e 'error({})'
+same_report "-e, through a metamethod" -e 'local t = setmetatable({}, {__index = function() error("deep") end}) return t.x'
+same_report "a line of the REPL" -i
+
 printf 'local x = \nprint(\n' > syntax.lua
 run_apart "$TL" syntax.lua
 holds "syntax error: exit 1, traitlab: FILE:LINE:" '[ $RC -eq 1 ] && [[ $ERR == "traitlab: syntax.lua:"[0-9]* ]]'

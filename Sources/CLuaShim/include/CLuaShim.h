@@ -215,6 +215,9 @@ void tl_pushboxgc(lua_State *L);
 // lua_pcall with a traceback-appending message handler, lifting the "innermost
 // frame is Swift" flag while Lua code runs.
 int tl_pcall(lua_State *L, int nargs, int nresults);
+// tl_pcall from a C function, as lua.c's pmain runs chunks: a traceback ends
+// with that frame ("[C]: in ?") as lua5.4's does. For the interpreter's chunks.
+int tl_pcall_main(lua_State *L, int nargs, int nresults);
 // The same for Lua code Swift calls on a script's behalf (callbacks, handlers,
 // mutation functions): only a string error gets the traceback; any other
 // error value is left as it is, for the caller to raise again unchanged.
