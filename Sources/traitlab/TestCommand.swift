@@ -18,7 +18,7 @@ every busted option, .busted file, tag, helper and output handler works as
 under `busted` (busted's own help follows). Each spec file gets a fresh engine
 world. TraitLab adds:
 Reports:
-\(renderUsage(testOwnOptions))\(hostOptionsHelp(among: testHostOptions))
+\(renderUsage(testOwnOptions))\(hostOptionsHelp(among: testHostOptions, lists: true))
 The options mean what they mean for scripts, applied to spec code: --timeout
 to each call into it (a test, a hook, a describe body, a file's top level),
 --memory-limit to what each spec file adds, --sandbox to the code that comes

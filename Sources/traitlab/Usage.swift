@@ -83,17 +83,22 @@ func renderUsage(_ lines: [UsageLine], width: Int = 24) -> String {
     return out
 }
 
-/// The host options `names` allows, grouped under their headings.
-func hostOptionGroups(among names: Set<String>? = nil) -> [(title: String, lines: [UsageLine])] {
+/// The host options `names` allows, grouped under their headings. A list
+/// of values (`NAME[,NAME...]`) makes a matrix, which only `traitlab test`
+/// runs: without `lists` each option shows its one value (`NAME`).
+func hostOptionGroups(among names: Set<String>? = nil, lists: Bool = false) -> [(title: String, lines: [UsageLine])] {
     OptionGroup.allCases.compactMap { group in
         let rows = hostOptions.filter { $0.group == group && (names?.contains($0.name) ?? true) }
-        return rows.isEmpty ? nil : (group.rawValue, rows.map(\.usage))
+        return rows.isEmpty ? nil : (group.rawValue, rows.map { row in
+            guard !lists, let argument = row.argument, let list = argument.firstRange(of: "[,") else { return row.usage }
+            return UsageLine([row.name], String(argument[..<list.lowerBound]), row.help)
+        })
     }
 }
 
 /// The help lines of the rows `names` allows, grouped.
-func hostOptionsHelp(among names: Set<String>? = nil) -> String {
-    hostOptionGroups(among: names).map { $0.title + ":\n" + renderUsage($0.lines) }.joined()
+func hostOptionsHelp(among names: Set<String>? = nil, lists: Bool = false) -> String {
+    hostOptionGroups(among: names, lists: lists).map { $0.title + ":\n" + renderUsage($0.lines) }.joined()
 }
 
 // MARK: - traitlab(1)

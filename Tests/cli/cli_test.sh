@@ -510,4 +510,11 @@ else
 fi
 
 echo
+# The script runner takes one value of each device option (a list makes a
+# matrix, which traitlab test runs): its help shows one; traitlab test's shows lists.
+run "$TL" --help
+expect "traitlab --help shows one value for --device, --ios, --screen" 0 '^  --device NAME  ' '^  --ios V  ' '^  --screen TRAIT=V  '
+run "$TL" test --help
+expect "traitlab test --help shows their lists" 0 '--device NAME\[,NAME\.\.\.\]' '--ios V\[,V\.\.\.\]'
+
 finish
