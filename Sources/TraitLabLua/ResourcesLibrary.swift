@@ -313,6 +313,21 @@ extension LuaHost {
 /// What a view shows, one line per thing: `backgroundColor systemBackground
 /// → #1C1C1E (dark, elevated)`, `tintColor systemBlue → #0A84FF (dark,
 /// inherited from View "card")`, `image Hero → hero-dark@3x.png (dark, @3x)`.
+/// The names in the folder at `path` (not "." and ".."), or nil when it
+/// cannot be read.
+package func folderEntryNames(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let ent = readdir(dir) {
+        let name = withUnsafePointer(to: ent.pointee.d_name) { p in
+            p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
 package func resolvedResourceLines(_ e: TraitEnvironment) -> [String] {
     guard let view = e as? View else { return [] }
     var lines: [String] = []
@@ -393,15 +408,11 @@ struct PosixCatalogFiles: AssetCatalogFiles {
     }
 
     func entries(of path: String) throws -> [(name: String, isFolder: Bool)] {
-        guard let real = try inside(path), let dir = opendir(real) else {
+        guard let real = try inside(path), let names = folderEntryNames(real) else {
             throw TraitError("\(shown(path)): cannot read the folder: \(PosixCatalogFiles.errorText())")
         }
-        defer { closedir(dir) }
         var out: [(name: String, isFolder: Bool)] = []
-        while let ent = readdir(dir) {
-            let name = withUnsafePointer(to: ent.pointee.d_name) { p in
-                p.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
+        for name in names {
             // (Dot files are the file system's and Finder's, never Xcode's.)
             if name.hasPrefix(".") { continue }
             var st = stat()

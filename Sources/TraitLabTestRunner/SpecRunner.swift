@@ -591,14 +591,7 @@ enum RunFolder {
 
     /// Removes the plain files in `folder`, then the folder.
     static func remove(_ folder: String) {
-        guard let dir = opendir(folder) else { return }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(dir)
-        for name in names {
+        for name in folderEntryNames(folder) ?? [] {
             var st = stat()
             let path = folder + "/" + name
             if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { unlink(path) }
@@ -608,10 +601,8 @@ enum RunFolder {
 
     /// The folders of this user's runs that ended without removing theirs.
     static func removeStale(in base: String) {
-        guard let dir = opendir(base) else { return }
         var stale: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        for name in folderEntryNames(base) ?? [] {
             guard name.hasPrefix(prefix) else { continue }
             let rest = name.dropFirst(prefix.count)
             guard let dot = rest.firstIndex(of: "."), let pid = pid_t(rest[..<dot]), pid > 0 else { continue }
@@ -621,7 +612,6 @@ enum RunFolder {
             guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid() else { continue }
             stale.append(path)
         }
-        closedir(dir)
         for path in stale { remove(path) }
     }
 }

@@ -541,6 +541,7 @@ end
 
 run.shards = part('busted_shards')
 run.progress = part('busted_matrix').progress
+run.clearProgress = part('busted_matrix').clearProgress
 
 ---------------------------------------------------------------------------
 -- Workers and their parent: busted_workers.lua

@@ -149,4 +149,10 @@ local function progress(done, total)
   io.stderr:flush()
 end
 
-return { junit = matrixJUnit, countsTable = countsTable, progress = progress }
+-- Clears the progress line before the report goes on.
+local function clearProgress()
+  io.stderr:write('\r\27[K')
+  io.stderr:flush()
+end
+
+return { junit = matrixJUnit, countsTable = countsTable, progress = progress, clearProgress = clearProgress }

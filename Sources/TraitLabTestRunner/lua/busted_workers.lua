@@ -206,9 +206,6 @@ local function recordKey(name, combo)
   return combo and (combo.label .. ' ' .. name) or name
 end
 
--- A worker process runs its groups one after another, each in a process
--- forked from it once busted is loaded (TestCommand.swift, runWorkerPlan):
--- its plan names each group's files, events and combination's options.
 -- A new file's path in the run's private folder (SpecRunner.swift,
 -- RunFolder: removed as the run ends; a killed run's is removed by the
 -- next one).
@@ -219,6 +216,9 @@ local function runFile(kind)
   return ('%s/%s%d'):format(folder, kind, fileCount)
 end
 
+-- A worker process runs its groups one after another, each in a process
+-- forked from it once busted is loaded (TestCommand.swift, runWorkerPlan):
+-- its plan names each group's files, events and combination's options.
 local function startWorker(groups)
   local w = { plan = runFile('plan'), status = runFile('status'), groups = groups }
   local plan = assert(io.open(w.plan, 'w'))
@@ -256,9 +256,11 @@ end
 
 -- A group has ended: its records are read and kept by file (a file that
 -- did not end is reported as its crash).
+local endedGroups = 0   -- (of the run: runWorkers counts from 0)
 local function finishGroup(group, code, signal, err)
   if group.ended then return end
   group.ended = true
+  endedGroups = endedGroups + 1
   local how, finalizers = groupEnd(code, signal, err)
   local files = readRecords(group.events)
   for i, name in ipairs(group.files) do
@@ -390,7 +392,7 @@ local function runWorkers(busted, suite)
       names[#names + 1] = child.name
     end
   end
-  recorded = {}
+  recorded, endedGroups = {}, 0
   local groups = workerGroups(names)
   local groupOf = {}
   for _, group in ipairs(groups) do
@@ -432,29 +434,16 @@ local function runWorkers(busted, suite)
   -- workers say. Once the report has started on the same terminal, the
   -- report is the progress (a line rewritten there would overwrite it).
   local watch = opts.matrix and #groups > 1 and tl.is_terminal(2)
+  local sameTerminal = watch and tl.is_terminal(1)
   local shown = false
-  local function ended()
-    local n = 0
-    for _, group in ipairs(groups) do if group.ended then n = n + 1 end end
-    return n
-  end
   local function showProgress()
-    if not watch then return end
-    local n = ended()
-    if n == #groups then
-      if shown then driver.progress(n, #groups); shown = false end
-    else
-      driver.progress(n, #groups)
-      shown = true
-    end
+    if not watch or (endedGroups == #groups and not shown) then return end
+    driver.progress(endedGroups, #groups)   -- (the last count clears the line)
+    shown = endedGroups < #groups
   end
   local function clearProgress()
-    if shown then
-      io.stderr:write('\r\27[K')
-      io.stderr:flush()
-      shown = false
-    end
-    if watch and tl.is_terminal(1) then watch = false end
+    if shown then driver.clearProgress(); shown = false end
+    if sameTerminal then watch = false end
   end
   -- Waits until `group` has ended (every group, without one): a worker
   -- process that ends is reaped; a worker that ends a group says so on the
@@ -465,10 +454,10 @@ local function runWorkers(busted, suite)
     while count > 0 and not (group and group.ended) do
       local pid, code, signal = tl.wait_any(0.05)
       if pid == false then
-        local before = ended()
+        local before = endedGroups
         for _, w in pairs(running) do pollWorker(w) end
         quiet = quiet + 1
-        if ended() ~= before or quiet % 5 == 0 then showProgress(); quiet = 0 end
+        if endedGroups ~= before or quiet >= 5 then showProgress(); quiet = 0 end
       elseif not pid then
         break
       else
